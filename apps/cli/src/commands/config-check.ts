@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import { loadConfig } from '../config-file.js';
+
+/** `distil config check [FILE]`: prints the resolved config, or every error with its field path. */
+export function registerConfigCheck(program: Command): void {
+  const config = program.command('config').description('inspect the Distil configuration');
+  config
+    .command('check')
+    .description('validate a config file and print the resolved config (defaults filled in)')
+    .argument('[file]', 'config file (default: --config, else ./distil.config.json)')
+    .action((file: string | undefined, _opts: unknown, cmd: Command) => {
+      const loaded = loadConfig(file ?? cmd.optsWithGlobals<{ config?: string }>().config);
+      process.stderr.write(`config: ${loaded.source ?? 'defaults (no distil.config.json here)'}\n`);
+      process.stdout.write(`${JSON.stringify(loaded.config, null, 2)}\n`);
+    });
+}

@@ -1,0 +1,2 @@
+export { DEFAULT_CONFIG_FILE, type LoadedConfig, loadConfig } from './config-file.js';
+export { buildProgram } from './program.js';

@@ -1,0 +1,1 @@
+export { distilHome } from './home.js';
