@@ -1,2 +1,1 @@
-// Public surface of this package; filled in by the issue that builds it.
-export {};
+export { type RunningProxy, type StartProxyOptions, startProxy } from './start-proxy.js';

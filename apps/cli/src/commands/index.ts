@@ -1,5 +1,17 @@
 import type { Command } from 'commander';
 import { registerConfigCheck } from './config-check.js';
+import { registerExpand } from './expand.js';
+import { registerSavings } from './savings.js';
+import { registerSearch } from './search.js';
+import { registerTrain } from './train.js';
+import { registerTrainTransformer } from './train-transformer.js';
 
 /** Every command the CLI offers; each file registers one command (or one command group). */
-export const COMMANDS: readonly ((program: Command) => void)[] = [registerConfigCheck];
+export const COMMANDS: readonly ((program: Command) => void)[] = [
+  registerConfigCheck,
+  registerExpand,
+  registerSearch,
+  registerSavings,
+  registerTrain,
+  registerTrainTransformer,
+];

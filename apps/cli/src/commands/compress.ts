@@ -1,0 +1,70 @@
+import { keepModelConfigFromFlag, loadKeepModel } from '@distil/codec';
+import { ContentKind, parseOrThrow } from '@distil/contract';
+import { compressBlock, countTokens, detectKind, openRestoreStore } from '@distil/core';
+import type { Command } from 'commander';
+import { loadConfig } from '../config-file.js';
+import { readInput } from '../read-input.js';
+
+interface CompressFlags {
+  kind?: string;
+  keepModel?: string;
+  json?: boolean;
+  lossless?: boolean;
+  config?: string;
+}
+
+/** `distil compress [FILE|-]`: compresses one tool output; folds go to the configured restore store. */
+export function registerCompress(program: Command): void {
+  program
+    .command('compress')
+    .description('compress a tool output (file or stdin); folded lines stay one `distil expand` away')
+    .argument('[file]', 'file to compress, or - for stdin', '-')
+    .option('--kind <kind>', `content kind (${ContentKind.options.join(', ')}); detected when omitted`)
+    .option('--keep-model <model>', 'salience | logistic | transformer (overrides the config)')
+    .option('--lossless', 'apply only the lossless tier (nothing folded behind handles)')
+    .option('--json', 'print { text, handles, tokens: { before, after }, tier, kind } as JSON')
+    .action(async (file: string, _opts: unknown, cmd: Command) => {
+      const flags = cmd.optsWithGlobals<CompressFlags>();
+      const { config } = loadConfig(flags.config);
+      const input = readInput(file);
+      if (input.text === null) {
+        // Bytes that are not UTF-8 text are never rewritten: they go out exactly as they came in.
+        process.stderr.write(`distil: ${input.name} is not UTF-8 text; passed through unchanged\n`);
+        if (flags.json) {
+          const text = Buffer.from(input.bytes).toString('latin1');
+          process.stdout.write(`${JSON.stringify({ text, handles: [], tier: 'none', binary: true })}\n`);
+        } else process.stdout.write(input.bytes);
+        return;
+      }
+      const kind = flags.kind ? parseOrThrow(ContentKind, flags.kind, '--kind') : detectKind(input.text);
+      const keepModel = await loadKeepModel(
+        flags.keepModel ? keepModelConfigFromFlag(flags.keepModel) : config.keepModel,
+        (message) => process.stderr.write(`distil: ${message}\n`),
+      );
+      const store = await openRestoreStore(config.restoreStore);
+      try {
+        const block = { id: input.name, role: 'tool' as const, kind, text: input.text, trusted: false };
+        const result = await compressBlock(block, {
+          keepModel,
+          store,
+          tiers: config.tiers,
+          depth: flags.lossless ? 'lossless' : 'digest',
+        });
+        if (!flags.json) {
+          process.stdout.write(result.text);
+          return;
+        }
+        const tokens = { before: countTokens(input.text), after: countTokens(result.text) };
+        const report = {
+          text: result.text,
+          handles: result.handles,
+          tokens,
+          tier: result.tier,
+          kind: result.kind,
+        };
+        process.stdout.write(`${JSON.stringify(report)}\n`);
+      } finally {
+        await store.close();
+      }
+    });
+}

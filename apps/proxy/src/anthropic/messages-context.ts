@@ -1,0 +1,57 @@
+import { compressibleTool, type RequestContext, type ToolText } from '../context/context-block.js';
+import type { AnthropicPart, MessagesRequest } from './messages-body.js';
+
+/**
+ * The context of an Anthropic Messages request. Only the text inside `tool_result` parts may be
+ * rewritten; thinking and redacted_thinking (and their signatures), server tool blocks (server_tool_use,
+ * web_search_tool_result, …), images, documents and every other part are never read or written, and a
+ * part's `cache_control` stays where it is because only the text inside the part changes.
+ */
+export function messagesContext(body: MessagesRequest, excludedTools: ReadonlySet<string>): RequestContext {
+  const toolTexts: ToolText[] = [];
+  const trustedTexts: string[] = [];
+  const toolNames = new Map<string, string>();
+
+  if (typeof body.system === 'string') trustedTexts.push(body.system);
+  else for (const part of body.system ?? []) if (typeof part.text === 'string') trustedTexts.push(part.text);
+
+  for (const message of body.messages) {
+    const { content } = message;
+    if (typeof content === 'string') {
+      trustedTexts.push(content);
+      continue;
+    }
+    for (const part of content) {
+      if (part.type === 'text' && typeof part.text === 'string') trustedTexts.push(part.text);
+      else if (part.type === 'tool_use' && typeof part.id === 'string' && typeof part.name === 'string') {
+        toolNames.set(part.id, part.name);
+        trustedTexts.push(JSON.stringify(part.input ?? {}));
+      } else if (part.type === 'tool_result' && message.role === 'user') {
+        const id = typeof part.tool_use_id === 'string' ? part.tool_use_id : undefined;
+        const tool = id === undefined ? undefined : toolNames.get(id);
+        addToolResult(part, id, tool, compressibleTool(tool, excludedTools), toolTexts);
+      }
+    }
+  }
+  return { toolTexts, trustedTexts };
+}
+
+/** A tool result's text: its string content, or each of its text parts (images and the rest untouched). */
+function addToolResult(
+  part: AnthropicPart,
+  id: string | undefined,
+  tool: string | undefined,
+  compressible: boolean,
+  out: ToolText[],
+): void {
+  const { content } = part;
+  if (typeof content === 'string') {
+    out.push({ id, tool, text: content, ...(compressible && { write: (text: string) => void (part.content = text) }) });
+    return;
+  }
+  if (!Array.isArray(content)) return;
+  for (const inner of content as AnthropicPart[]) {
+    if (inner?.type !== 'text' || typeof inner.text !== 'string') continue;
+    out.push({ id, tool, text: inner.text, ...(compressible && { write: (text: string) => void (inner.text = text) }) });
+  }
+}

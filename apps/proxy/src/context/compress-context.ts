@@ -1,0 +1,77 @@
+import { collectAnchors, countTokens, findStubs, type SentBlock } from '@distil/core';
+import type { ProxySession } from '../session/proxy-session.js';
+import type { RequestContext } from './context-block.js';
+
+/** What compressing one request's context did. */
+export interface ContextOutcome {
+  /** Whether any byte of the body changed. */
+  readonly changed: boolean;
+  /** Handles whose stubs the context shows (issued now or earlier, or printed by a tool): expandable. */
+  readonly handles: ReadonlySet<string>;
+  /** Estimated tokens removed (o200k), over blocks first sent in this request. */
+  readonly savedFresh: number;
+  /** Estimated tokens removed over blocks sent in earlier requests (now in the provider's cached prefix). */
+  readonly savedRepeat: number;
+  /** Blocks that went through the session layer, and how many of them were new. */
+  readonly blocks: number;
+  readonly added: number;
+}
+
+// Tokens saved per sent block, counted once: a block's bytes never change, so neither does its saving.
+const savedTokensOf = new WeakMap<SentBlock, number>();
+
+function savedTokens(sent: SentBlock): number {
+  let saved = savedTokensOf.get(sent);
+  if (saved === undefined) {
+    saved = Math.max(0, countTokens(sent.block.text) - countTokens(sent.text));
+    savedTokensOf.set(sent, saved);
+  }
+  return saved;
+}
+
+const STUB_MARK = 'handle=dh_';
+
+/** Adds the handle of every stub in `text` (cheap when there is none: one substring search). */
+function addStubHandles(text: string, handles: Set<string>): void {
+  if (!text.includes(STUB_MARK)) return;
+  for (const stub of findStubs(text)) handles.add(stub.handle);
+}
+
+/**
+ * Runs a request's tool texts through its session and writes back the bytes to send. Blocks sent before
+ * come back with the bytes they had (prefix stability); new ones are compressed. Texts sent whole (and
+ * those never compressed) are scanned for stubs: a tool may print one Distil made elsewhere — another
+ * replica sharing the store, or `distil compress`. `continuation`: the request carries only new items
+ * and the provider holds the history (Responses API with `previous_response_id`).
+ */
+export async function compressContext(
+  context: RequestContext,
+  session: ProxySession,
+  mode: 'whole' | 'continuation' = 'whole',
+): Promise<ContextOutcome> {
+  const compressible = context.toolTexts.filter((text) => text.write !== undefined);
+  const inputs = compressible.map(({ id, tool, text }) => ({ id, tool, text }));
+  const anchors = () => collectAnchors(context.trustedTexts);
+  const { sent, added } =
+    mode === 'whole' ? await session.encode(inputs, anchors) : await session.append(inputs, anchors);
+  const handles = new Set<string>();
+  let changed = false;
+  let savedFresh = 0;
+  let savedRepeat = 0;
+  const firstNew = sent.length - added;
+  sent.forEach((block, i) => {
+    const target = compressible[i]!;
+    for (const handle of block.handles) handles.add(handle);
+    if (block.encoding === 'full') addStubHandles(block.text, handles);
+    if (block.text === target.text) return;
+    target.write!(block.text);
+    changed = true;
+    if (i >= firstNew) savedFresh += savedTokens(block);
+    else savedRepeat += savedTokens(block);
+  });
+  for (const text of context.toolTexts) if (!text.write) addStubHandles(text.text, handles);
+  for (const handle of handles) session.shownHandles.add(handle);
+  // A continuation's earlier items live upstream: every handle the session has shown is still in context.
+  if (mode === 'continuation') for (const handle of session.shownHandles) handles.add(handle);
+  return { changed, handles, savedFresh, savedRepeat, blocks: compressible.length, added };
+}

@@ -1,0 +1,65 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ContextOutcome } from './context/compress-context.js';
+import { forwardableHeaders } from './http/hop-by-hop.js';
+import type { ExchangeClock } from './http/relay.js';
+import { sendUpstream, type UpstreamResponse, upstreamUrl } from './http/upstream.js';
+import type { ProxyRuntime } from './runtime.js';
+import type { ProxySession } from './session/proxy-session.js';
+
+/** One client request on a provider endpoint, after its body was read and (when possible) rewritten. */
+export interface Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly rt: ProxyRuntime;
+  readonly clock: ExchangeClock;
+  /** Upstream origin (with any path prefix) for this dialect. */
+  readonly upstreamBase: string;
+  /** Aborted when the client goes away, so upstream work stops too. */
+  readonly signal: AbortSignal;
+}
+
+/** An exchange whose body the proxy parsed and compressed. */
+export interface PreparedExchange extends Exchange {
+  readonly session: ProxySession;
+  readonly outcome: ContextOutcome;
+  /** Whether the distil tools were added (then the expand loop runs). */
+  readonly offered: boolean;
+  readonly model: string;
+}
+
+/**
+ * Headers for a request the proxy sends upstream: the client's end-to-end headers (credentials
+ * untouched), without Distil's own and with identity encoding so the response can be read.
+ */
+export function upstreamHeaders(exchange: Exchange, rewritten: boolean): Record<string, string | string[]> {
+  const headers = forwardableHeaders(exchange.req.headers, {
+    dropFraming: rewritten,
+    dropDistil: true,
+    drop: ['accept-encoding'],
+  });
+  headers['accept-encoding'] = 'identity';
+  return headers;
+}
+
+/** POSTs a body to the exchange's upstream at the client's own path, counting the wait as upstream time. */
+export async function postUpstream(exchange: Exchange, body: Buffer, rewritten: boolean): Promise<UpstreamResponse> {
+  const response = await sendUpstream(exchange.rt.agent, {
+    method: exchange.req.method ?? 'POST',
+    url: upstreamUrl(exchange.upstreamBase, exchange.req.url ?? '/'),
+    headers: upstreamHeaders(exchange, rewritten),
+    body,
+    signal: exchange.signal,
+  });
+  exchange.clock.upstreamMs += response.headersMs;
+  return response;
+}
+
+/** Tokens saved in a request, as the `x-distil-saved-tokens` header reports them. */
+export function savedTokensOf(outcome: ContextOutcome | null): number | null {
+  return outcome ? outcome.savedFresh + outcome.savedRepeat : null;
+}
+
+/** Whether an upstream response is a server-sent event stream. */
+export function isEventStream(response: UpstreamResponse): boolean {
+  return String(response.headers['content-type'] ?? '').includes('text/event-stream');
+}

@@ -1,0 +1,109 @@
+import { type Handle, UnknownHandleError } from '@distil/contract';
+import { expand, search } from '@distil/core';
+import { z } from 'zod';
+
+/** A tool the proxy adds to a request and answers itself; the client never sees it. */
+export interface DistilTool {
+  readonly name: 'distil_expand' | 'distil_search';
+  readonly description: string;
+  readonly parameters: Record<string, unknown>;
+}
+
+const HANDLE_PROPERTY = {
+  type: 'string',
+  description: 'The handle printed in a fold stub, e.g. dh_0123456789ab from "<< +40 lines, handle=dh_0123456789ab >>".',
+};
+
+/** The two tools, in the order they are appended to a request's tool list. */
+export const DISTIL_TOOLS: readonly DistilTool[] = Object.freeze([
+  {
+    name: 'distil_expand',
+    description:
+      'Returns the exact original lines that a fold stub "<< +N lines, handle=… >>" stands for. Some tool ' +
+      'output in this conversation was shortened and each elision is marked by such a stub; call this when ' +
+      'the folded lines matter for your next step.',
+    parameters: {
+      type: 'object',
+      properties: { handle: HANDLE_PROPERTY },
+      required: ['handle'],
+      additionalProperties: false,
+    },
+  },
+  {
+    name: 'distil_search',
+    description:
+      'Searches the original lines behind a fold stub "<< +N lines, handle=… >>" and returns the best ' +
+      'matching line ranges (BM25). Cheaper than distil_expand when you need only part of a long output.',
+    parameters: {
+      type: 'object',
+      properties: {
+        handle: HANDLE_PROPERTY,
+        query: { type: 'string', description: 'Words to look for, e.g. an error name or a file path.' },
+        k: { type: 'integer', minimum: 1, maximum: 20, description: 'How many ranges to return (default 5).' },
+      },
+      required: ['handle', 'query'],
+      additionalProperties: false,
+    },
+  },
+]);
+
+/** Whether a tool name is one of Distil's. */
+export function isDistilTool(name: unknown): name is DistilTool['name'] {
+  return name === 'distil_expand' || name === 'distil_search';
+}
+
+const ExpandInput = z.object({ handle: z.string() });
+const SearchInput = z.object({
+  handle: z.string(),
+  query: z.string().min(1),
+  k: z.number().int().min(1).max(20).optional(),
+});
+
+/** The answer to one distil call, as tool-result text. */
+export interface DistilAnswer {
+  readonly text: string;
+  readonly isError: boolean;
+  /** The handle it expanded or searched, when the call was well-formed and resolved. */
+  readonly handle?: Handle;
+}
+
+/** What answering a call needs: the store, and the handles the request's own context shows. */
+export interface DistilCallScope {
+  readonly store: Parameters<typeof expand>[0];
+  /** Handles whose stubs appear in the context sent upstream; any other handle is answered as unknown. */
+  readonly handlesInContext: ReadonlySet<string>;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: false });
+
+/**
+ * Answers a distil_expand or distil_search call. Arguments from the model are parsed with zod; a handle
+ * that is malformed, not shown in this request's context, unknown to the store or forged gets an error
+ * result (spec/threat-model.txt: a forged handle is never vouched for) — never an exception to the client.
+ */
+export async function answerDistilCall(name: DistilTool['name'], input: unknown, scope: DistilCallScope): Promise<DistilAnswer> {
+  const parsed = (name === 'distil_expand' ? ExpandInput : SearchInput).safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { text: `${name}: invalid arguments: ${issue?.path.join('.') || '(input)'}: ${issue?.message}`, isError: true };
+  }
+  const handle = parsed.data.handle;
+  if (!scope.handlesInContext.has(handle)) return unknown(handle);
+  try {
+    if (name === 'distil_expand') {
+      return { text: decoder.decode(await expand(scope.store, handle)), isError: false, handle };
+    }
+    const { query, k } = parsed.data as z.infer<typeof SearchInput>;
+    const hits = await search(scope.store, handle, query, k ?? 5);
+    if (hits.length === 0) return { text: `no lines behind ${handle} match "${query}"`, isError: false, handle };
+    const text = hits.map((hit) => `lines ${hit.lineStart}-${hit.lineEnd}:\n${hit.chunk}`).join('\n\n');
+    return { text, isError: false, handle };
+  } catch (error) {
+    if (error instanceof UnknownHandleError) return unknown(handle);
+    throw error;
+  }
+}
+
+function unknown(handle: string): DistilAnswer {
+  return { text: `unknown handle ${JSON.stringify(handle)}: it is not one this conversation was given`, isError: true };
+}

@@ -1,0 +1,18 @@
+import type { KeepModel, PricingConfig, ProxyConfig, RestoreStore } from '@distil/contract';
+import type { Agent } from 'undici';
+import type { SavingsLedger } from './savings/savings-ledger.js';
+import type { SessionTable } from './session/session-table.js';
+
+/** Everything a request handler needs, shared by all requests of one proxy. */
+export interface ProxyRuntime {
+  readonly config: ProxyConfig;
+  readonly pricing: PricingConfig;
+  readonly store: RestoreStore;
+  readonly keepModel: KeepModel;
+  readonly agent: Agent;
+  readonly sessions: SessionTable;
+  readonly ledger: SavingsLedger;
+  readonly excludedTools: ReadonlySet<string>;
+  /** One line per event; never given request content or credentials. */
+  readonly log: (line: string) => void;
+}

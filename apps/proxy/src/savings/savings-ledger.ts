@@ -1,0 +1,152 @@
+import type { ModelPrice, PricingConfig } from '@distil/contract';
+import { resolvePrice } from '@distil/core';
+import { addUsage, type BilledUsage, NO_USAGE } from './billed-usage.js';
+
+/** What one proxied request cost and what it would have cost uncompressed. */
+export interface RequestSavings {
+  readonly provider: 'anthropic' | 'openai';
+  readonly model: string;
+  /** Billed usage summed over every upstream call the request made (expand round trips included). */
+  readonly billed: BilledUsage;
+  readonly upstreamCalls: number;
+  /** Estimated tokens (o200k) compression removed: from new blocks, and from blocks sent before. */
+  readonly savedTokens: { readonly fresh: number; readonly repeat: number };
+  readonly expands: number;
+  /** Null when the model is not in the pricing catalog or the config. */
+  readonly actualUsd: number | null;
+  readonly uncompressedUsd: number | null;
+  readonly savedUsd: number | null;
+}
+
+/** What the proxy knows about a request once its last upstream call is done. */
+export interface RequestAccount {
+  readonly provider: 'anthropic' | 'openai';
+  readonly model: string;
+  /** Usage of each upstream call, in order; the first is the request the client made. */
+  readonly calls: readonly BilledUsage[];
+  readonly savedFresh: number;
+  readonly savedRepeat: number;
+  /** Estimated tokens of the distil tool definitions the proxy added (billed, but not the client's). */
+  readonly injectedTokens: number;
+  readonly expands: number;
+}
+
+/** USD for a usage at a model's list prices (prices are per million tokens). */
+export function costUsd(usage: BilledUsage, price: ModelPrice): number {
+  return (
+    (usage.input * price.input +
+      usage.cacheWrite * price.cacheWrite5m +
+      usage.cacheRead * price.cacheRead +
+      usage.output * price.output) /
+    1e6
+  );
+}
+
+/**
+ * The uncompressed estimate: the first call's billed usage with the removed tokens put back where they
+ * would have been billed — tokens of blocks first sent now as cache writes when the request wrote the
+ * cache (else fresh input), tokens of blocks sent before as cache reads when it read the cache (else
+ * input) — less the distil tool definitions, with the output of the whole request (the model writes its
+ * answer either way). Expand round trips are extra calls the client would not have made, so they count
+ * only against Distil. Token counts are o200k estimates; the billed side is the provider's own figure.
+ */
+export function uncompressedUsage(account: RequestAccount): BilledUsage {
+  const first = account.calls[0] ?? NO_USAGE;
+  const output = account.calls.reduce((sum, call) => sum + call.output, 0);
+  let { input, cacheWrite, cacheRead } = first;
+  if (cacheWrite > 0) cacheWrite += account.savedFresh;
+  else input += account.savedFresh;
+  if (cacheRead > 0) cacheRead += account.savedRepeat;
+  else input += account.savedRepeat;
+  // The added tool definitions sit at the very start of the prompt: in the cached part when there is one.
+  let injected = account.injectedTokens;
+  const take = (bucket: number): number => {
+    const taken = Math.min(bucket, injected);
+    injected -= taken;
+    return bucket - taken;
+  };
+  cacheRead = take(cacheRead);
+  cacheWrite = take(cacheWrite);
+  input = take(input);
+  return { input, cacheWrite, cacheRead, output };
+}
+
+/** Running totals of everything the proxy forwarded. */
+export interface SavingsTotals {
+  readonly requests: number;
+  readonly billed: BilledUsage;
+  readonly savedTokens: number;
+  readonly expands: number;
+  /** Over priced requests only. */
+  readonly actualUsd: number;
+  readonly uncompressedUsd: number;
+  readonly savedUsd: number;
+  readonly unpricedRequests: number;
+}
+
+/** Prices each finished request and keeps the totals; listeners see every request (content-free). */
+export class SavingsLedger {
+  #totals: SavingsTotals = {
+    requests: 0,
+    billed: NO_USAGE,
+    savedTokens: 0,
+    expands: 0,
+    actualUsd: 0,
+    uncompressedUsd: 0,
+    savedUsd: 0,
+    unpricedRequests: 0,
+  };
+  readonly #listeners: ((savings: RequestSavings) => void)[] = [];
+
+  constructor(private readonly pricing: PricingConfig) {}
+
+  /** Calls `listener` after every recorded request. */
+  onRecord(listener: (savings: RequestSavings) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Prices and records one finished request. */
+  record(account: RequestAccount): RequestSavings {
+    const billed = account.calls.reduce(addUsage, NO_USAGE);
+    const price = priceOf(account.model, this.pricing);
+    const actualUsd = price ? account.calls.reduce((sum, call) => sum + costUsd(call, price), 0) : null;
+    const uncompressedUsd = price ? costUsd(uncompressedUsage(account), price) : null;
+    const savings: RequestSavings = {
+      provider: account.provider,
+      model: account.model,
+      billed,
+      upstreamCalls: account.calls.length,
+      savedTokens: { fresh: account.savedFresh, repeat: account.savedRepeat },
+      expands: account.expands,
+      actualUsd,
+      uncompressedUsd,
+      savedUsd: actualUsd !== null && uncompressedUsd !== null ? uncompressedUsd - actualUsd : null,
+    };
+    const t = this.#totals;
+    this.#totals = {
+      requests: t.requests + 1,
+      billed: addUsage(t.billed, billed),
+      savedTokens: t.savedTokens + account.savedFresh + account.savedRepeat,
+      expands: t.expands + account.expands,
+      actualUsd: t.actualUsd + (actualUsd ?? 0),
+      uncompressedUsd: t.uncompressedUsd + (uncompressedUsd ?? 0),
+      savedUsd: t.savedUsd + (savings.savedUsd ?? 0),
+      unpricedRequests: t.unpricedRequests + (price ? 0 : 1),
+    };
+    for (const listener of this.#listeners) listener(savings);
+    return savings;
+  }
+
+  /** The totals so far. */
+  totals(): SavingsTotals {
+    return this.#totals;
+  }
+}
+
+function priceOf(model: string, pricing: PricingConfig): ModelPrice | null {
+  try {
+    return resolvePrice(model, pricing).price;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,88 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errors as undiciErrors } from 'undici';
+import type { Exchange } from '../exchange.js';
+import { type Dialect, sendError } from '../http/provider-errors.js';
+import { ExchangeClock } from '../http/relay.js';
+import { BodyTooLargeError, declaredTooLarge, readBody } from '../http/request-body.js';
+import type { ProxyRuntime } from '../runtime.js';
+import { adminAllowed } from './bind-policy.js';
+import { adminRefusal } from './admin-routes.js';
+import { passThrough } from './pass-through.js';
+import { ADMIN_PREFIX, type AdminHandler, PROVIDER_ROUTES, passThroughDialect, pathOf } from './routes.js';
+
+/** Whether an error means the upstream could not be reached or answered (→ 502, never a fake reply). */
+function isUpstreamFailure(error: unknown): boolean {
+  return (
+    error instanceof undiciErrors.UndiciError ||
+    (error instanceof Error && /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|socket/i.test(error.message))
+  );
+}
+
+/**
+ * The proxy's request listener. Provider endpoints are read whole (the JSON is needed to compress it),
+ * everything else streams through; Distil's own endpoints answer only under the admin policy. Errors
+ * come back in the dialect of the endpoint, with an honest status: 413 for a body over the limit, 502
+ * when the upstream cannot be reached, and the upstream's own status for everything it answered.
+ */
+export function createRequestHandler(
+  rt: ProxyRuntime,
+  adminRoutes: Readonly<Record<string, AdminHandler>>,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void handle(req, res, rt, adminRoutes);
+  };
+}
+
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  rt: ProxyRuntime,
+  adminRoutes: Readonly<Record<string, AdminHandler>>,
+): Promise<void> {
+  const clock = new ExchangeClock();
+  const path = pathOf(req.url);
+  if (path.startsWith(ADMIN_PREFIX) || Object.hasOwn(adminRoutes, path)) {
+    if (!adminAllowed(req, rt.config.adminToken)) return adminRefusal(res, 401);
+    const admin = Object.hasOwn(adminRoutes, path) ? adminRoutes[path] : undefined;
+    if (!admin) return adminRefusal(res, 404);
+    try {
+      await admin(req, res);
+    } catch (error) {
+      rt.log(`admin ${path} failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) adminRefusal(res, 404);
+    }
+    return;
+  }
+
+  const route = PROVIDER_ROUTES[`${req.method} ${path}`];
+  const dialect: Dialect = route?.dialect ?? passThroughDialect(req);
+  const upstreamBase = dialect === 'anthropic' ? rt.config.anthropicUpstream : rt.config.openaiUpstream;
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  const exchange: Exchange = { req, res, rt, clock, upstreamBase, signal: abort.signal };
+  try {
+    if (declaredTooLarge(req, rt.config.maxBodyBytes)) throw new BodyTooLargeError(rt.config.maxBodyBytes);
+    if (!route) {
+      await passThrough(exchange);
+      return;
+    }
+    const body = await readBody(req, rt.config.maxBodyBytes);
+    await route.handle(exchange, body);
+  } catch (error) {
+    if (abort.signal.aborted) return;
+    if (error instanceof BodyTooLargeError) {
+      sendError(res, dialect, 'too_large', error.message);
+      return;
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    if (isUpstreamFailure(error)) {
+      rt.log(`${req.method} ${path}: upstream unreachable: ${reason}`);
+      sendError(res, dialect, 'upstream_unreachable', `proxy: cannot reach the upstream: ${reason}`);
+      return;
+    }
+    rt.log(`${req.method} ${path}: ${reason}`);
+    sendError(res, dialect, 'internal', `proxy: ${reason}`);
+  }
+}

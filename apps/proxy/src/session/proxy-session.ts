@@ -1,0 +1,161 @@
+import type { Block, Handle, KeepModel, RestoreStore, TierConfig } from '@distil/contract';
+import { type CompressedBlock, compressBlock, type SentBlock } from '@distil/core';
+import { SpliceMemory } from '../expand/splice-memory.js';
+import { SessionBranch } from './session-branch.js';
+import { toolKind } from './tool-kind.js';
+
+/** What every session of one proxy shares: the pipeline's read-only parts. */
+export interface SessionDeps {
+  readonly keepModel: KeepModel;
+  readonly store: RestoreStore;
+  readonly tiers: TierConfig;
+}
+
+/** A tool text on its way into the session: its text and its provider id (used as the block id). */
+export interface SessionInput {
+  readonly id: string | undefined;
+  readonly tool: string | undefined;
+  readonly text: string;
+}
+
+/** The bytes to send for a request's tool texts; the last `added` of them were new in this request. */
+export interface EncodedTurn {
+  readonly sent: readonly SentBlock[];
+  readonly added: number;
+}
+
+/** Most histories one session keeps apart (a client that rewinds, or sub-conversations sharing a key). */
+const MAX_BRANCHES = 4;
+
+/**
+ * Everything the proxy remembers about one conversation: its session-layer histories (core `Session`s,
+ * one per diverging history), the distil exchanges to splice back into later requests, and whether the
+ * distil tools were ever offered (once offered they stay, so the tool list — the very start of the cached
+ * prefix — never changes again).
+ */
+export class ProxySession {
+  readonly splices = new SpliceMemory();
+  /** Every handle this session's context has shown (stubs issued, or printed by tools). */
+  readonly shownHandles = new Set<string>();
+  /** Responses API: a response id the client holds → the id its history really continues from. */
+  readonly responseAliases = new Map<string, { readonly id: string; readonly pending: readonly unknown[] }>();
+  toolsOffered = false;
+  lastUsed = Date.now();
+  readonly #deps: SessionDeps;
+  #branches: SessionBranch[] = [];
+  #lock: Promise<unknown> = Promise.resolve();
+  // The anchors each block was compressed with, and its compression: a fork replays the same Block
+  // objects, so both are found again and the replayed bytes equal the ones sent.
+  readonly #anchorsOf = new WeakMap<Block, ReadonlySet<string>>();
+  readonly #compressed = new WeakMap<Block, CompressedBlock>();
+  #nextId = 0;
+
+  constructor(deps: SessionDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * The bytes to send for each tool text of a request, in order. Texts the session already sent keep
+   * their bytes; only the new suffix is encoded (dedup, cache-delta, skeleton, or the pipeline). A request
+   * whose history diverges from every branch forks the branch it shares the longest prefix with.
+   * `anchors` is called only when there is something new to compress. Calls are serialised.
+   */
+  encode(inputs: readonly SessionInput[], anchors: () => ReadonlySet<string>): Promise<EncodedTurn> {
+    const run = this.#lock.then(() => this.#encode(inputs, anchors));
+    this.#lock = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Encodes tool texts that continue the most recent history without repeating it (a Responses request
+   * chained by `previous_response_id` carries only its new items; the provider holds the rest).
+   */
+  append(inputs: readonly SessionInput[], anchors: () => ReadonlySet<string>): Promise<EncodedTurn> {
+    const run = this.#lock.then(async () => {
+      this.lastUsed = Date.now();
+      let branch = this.#branches.reduce<SessionBranch | undefined>(
+        (latest, b) => (!latest || b.lastUsed > latest.lastUsed ? b : latest),
+        undefined,
+      );
+      if (!branch) {
+        branch = new SessionBranch(this.#sessionOptions());
+        this.#branches.push(branch);
+      }
+      branch.lastUsed = Date.now();
+      const known = branch.context.length;
+      if (inputs.length > 0) {
+        const current = anchors();
+        await branch.add(inputs.map((input) => this.#block(input, current)));
+      }
+      return { sent: branch.context.slice(known), added: inputs.length };
+    });
+    this.#lock = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Marks a handle expanded in every branch: its content is sent whole from now on. */
+  markExpanded(handle: Handle): void {
+    for (const branch of this.#branches) branch.markExpanded(handle);
+  }
+
+  async #encode(inputs: readonly SessionInput[], anchors: () => ReadonlySet<string>): Promise<EncodedTurn> {
+    this.lastUsed = Date.now();
+    const texts = inputs.map((input) => input.text);
+    let best: SessionBranch | undefined;
+    let bestLength = -1;
+    let exact: SessionBranch | undefined;
+    for (const branch of this.#branches) {
+      const length = branch.matchLength(texts);
+      if (length === branch.context.length && (!exact || length > exact.context.length)) exact = branch;
+      if (length > bestLength) {
+        best = branch;
+        bestLength = length;
+      }
+    }
+    let branch = exact;
+    if (!branch) {
+      branch = best && bestLength > 0 ? await best.fork(bestLength) : new SessionBranch(this.#sessionOptions());
+      this.#branches.push(branch);
+      if (this.#branches.length > MAX_BRANCHES) {
+        this.#branches.sort((a, b) => b.lastUsed - a.lastUsed);
+        this.#branches.length = MAX_BRANCHES;
+      }
+    }
+    branch.lastUsed = Date.now();
+    const known = branch.context.length;
+    if (known < inputs.length) {
+      const current = anchors();
+      const blocks = inputs.slice(known).map((input) => this.#block(input, current));
+      await branch.add(blocks);
+    }
+    return { sent: branch.context.slice(0, inputs.length), added: Math.max(0, inputs.length - known) };
+  }
+
+  #block(input: SessionInput, anchors: ReadonlySet<string>): Block {
+    const block: Block = {
+      id: input.id && input.id.length > 0 ? input.id : `t${this.#nextId++}`,
+      role: 'tool',
+      kind: toolKind(input.text),
+      text: input.text,
+      trusted: false,
+      ...(input.tool ? { tool: input.tool } : {}),
+    };
+    this.#anchorsOf.set(block, anchors);
+    return block;
+  }
+
+  #sessionOptions(): SessionBranch['options'] {
+    const { keepModel, store, tiers } = this.#deps;
+    return {
+      store,
+      compress: async (block) => {
+        const cached = this.#compressed.get(block);
+        if (cached) return cached;
+        const anchors = this.#anchorsOf.get(block);
+        const result = await compressBlock(block, { keepModel, store, tiers, ...(anchors ? { anchors } : {}) });
+        this.#compressed.set(block, result);
+        return result;
+      },
+    };
+  }
+}

@@ -1,0 +1,72 @@
+import { ProxySession, type SessionDeps } from './proxy-session.js';
+
+/** Bounds of the session table. */
+export interface SessionTableLimits {
+  /** Sessions kept in memory; the least recently used is dropped beyond this (default 500). */
+  readonly maxSessions?: number;
+  /** A session unused this long is dropped (default 6 hours, beyond any provider cache lifetime). */
+  readonly idleMs?: number;
+}
+
+/**
+ * The live sessions of one proxy, least recently used first out. A dropped session costs only savings:
+ * its conversation's next request starts a new session whose first turn is encoded afresh.
+ */
+export class SessionTable {
+  readonly #sessions = new Map<string, ProxySession>();
+  // Responses API chains (`previous_response_id`): which session produced a response.
+  readonly #byResponse = new Map<string, string>();
+  readonly #maxSessions: number;
+  readonly #idleMs: number;
+
+  constructor(
+    private readonly deps: SessionDeps,
+    limits: SessionTableLimits = {},
+  ) {
+    this.#maxSessions = limits.maxSessions ?? 500;
+    this.#idleMs = limits.idleMs ?? 6 * 3600_000;
+  }
+
+  /** The session under `key`, created on first use. */
+  get(key: string): ProxySession {
+    let session = this.#sessions.get(key);
+    if (session) {
+      // Re-insert so Map order stays least-recently-used first.
+      this.#sessions.delete(key);
+    } else {
+      session = new ProxySession(this.deps);
+    }
+    session.lastUsed = Date.now();
+    this.#sessions.set(key, session);
+    this.#evict();
+    return session;
+  }
+
+  /** Records that `responseId` was produced in the session under `key`. */
+  link(responseId: string, key: string): void {
+    this.#byResponse.set(responseId, key);
+    if (this.#byResponse.size > this.#maxSessions * 64) {
+      const oldest = this.#byResponse.keys().next().value;
+      if (oldest !== undefined) this.#byResponse.delete(oldest);
+    }
+  }
+
+  /** The session key a response id was produced under, if still known. */
+  keyOfResponse(responseId: string): string | undefined {
+    return this.#byResponse.get(responseId);
+  }
+
+  /** How many sessions are live. */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  #evict(): void {
+    const now = Date.now();
+    for (const [key, session] of this.#sessions) {
+      const tooMany = this.#sessions.size > this.#maxSessions;
+      if (!tooMany && now - session.lastUsed <= this.#idleMs) break;
+      this.#sessions.delete(key);
+    }
+  }
+}

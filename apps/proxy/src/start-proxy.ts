@@ -1,0 +1,139 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadKeepModel } from '@distil/codec';
+import { DistilConfig, type DistilConfigInput, type KeepModel, parseOrThrow, ProxyConfig, type RestoreStore } from '@distil/contract';
+import { openRestoreStore } from '@distil/core';
+import { z } from 'zod';
+import { createUpstreamAgent } from './http/upstream.js';
+import type { ProxyRuntime } from './runtime.js';
+import { SavingsLedger, type RequestSavings, type SavingsTotals } from './savings/savings-ledger.js';
+import { builtInAdminRoutes } from './server/admin-routes.js';
+import { checkBind } from './server/bind-policy.js';
+import { createRequestHandler } from './server/request-handler.js';
+import type { AdminHandler } from './server/routes.js';
+import { SessionTable, type SessionTableLimits } from './session/session-table.js';
+
+/** How to start a proxy. Every field is optional; `config` is a whole `distil.config.json`. */
+export interface StartProxyOptions {
+  /** The Distil config (validated here); its `proxy` section, keep model, store, tiers and pricing apply. */
+  readonly config?: DistilConfig | DistilConfigInput;
+  /** Override `proxy.host` (default 127.0.0.1). */
+  readonly host?: string;
+  /** Override `proxy.port` (default 8788; 0 picks a free port). */
+  readonly port?: number;
+  readonly anthropicUpstream?: string;
+  readonly openaiUpstream?: string;
+  /** A RestoreStore to use instead of opening `config.restoreStore` (the caller then closes it). */
+  readonly store?: RestoreStore;
+  /** A KeepModel to use instead of loading `config.keepModel`. */
+  readonly keepModel?: KeepModel;
+  /** Where log lines go (default stderr). Lines never carry request content or credentials. */
+  readonly log?: (line: string) => void;
+  /** Distil home for the default disk store (default `distilHome()`). */
+  readonly home?: string;
+  /** Extra endpoints of Distil's own (e.g. `/metrics`), guarded like `/distil/*`. */
+  readonly adminRoutes?: Readonly<Record<string, AdminHandler>>;
+  /** Called after every provider request with its content-free savings record. */
+  readonly onRequest?: (savings: RequestSavings) => void;
+  readonly sessionLimits?: SessionTableLimits;
+}
+
+/** A running proxy. */
+export interface RunningProxy {
+  /** `http://host:port`, the base URL for Anthropic clients (OpenAI clients add `/v1`). */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  /** Savings totals so far, from billed usage. */
+  savings(): SavingsTotals;
+  /** Stops listening, ends open connections and releases the store it opened. */
+  close(): Promise<void>;
+}
+
+const Overrides = z.object({
+  host: z.string().min(1).optional(),
+  port: z.number().int().min(0).max(65535).optional(),
+  anthropicUpstream: z.string().optional(),
+  openaiUpstream: z.string().optional(),
+});
+
+/**
+ * Starts a proxy in this process. The keep model falls back to the salience rules when the configured
+ * one fails to load (the reason is logged), so the proxy always starts. Refuses to listen beyond
+ * loopback without `proxy.adminToken`.
+ */
+export async function startProxy(options: StartProxyOptions = {}): Promise<RunningProxy> {
+  const log = options.log ?? ((line: string) => process.stderr.write(`distil proxy: ${line}\n`));
+  const config = parseOrThrow(DistilConfig, options.config ?? {}, 'config');
+  const overrides = parseOrThrow(
+    Overrides,
+    {
+      host: options.host,
+      port: options.port,
+      anthropicUpstream: options.anthropicUpstream,
+      openaiUpstream: options.openaiUpstream,
+    },
+    'proxy options',
+  );
+  const defined = Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined));
+  const proxy = parseOrThrow(ProxyConfig, { ...config.proxy, ...defined }, 'proxy options');
+  checkBind(proxy.host, proxy.adminToken);
+
+  const ownedStore = options.store ? null : await openRestoreStore(config.restoreStore, options.home);
+  const store = options.store ?? ownedStore!;
+  const keepModel = options.keepModel ?? (await loadKeepModel({ ...config.keepModel, fallback: 'salience' }, log));
+  const agent = createUpstreamAgent();
+  const ledger = new SavingsLedger(config.pricing);
+  if (options.onRequest) ledger.onRecord(options.onRequest);
+  const rt: ProxyRuntime = {
+    config: proxy,
+    pricing: config.pricing,
+    store,
+    keepModel,
+    agent,
+    sessions: new SessionTable({ keepModel, store, tiers: config.tiers }, options.sessionLimits),
+    ledger,
+    excludedTools: new Set(proxy.excludeTools),
+    log,
+  };
+  const adminRoutes = { ...builtInAdminRoutes(rt), ...options.adminRoutes };
+  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0 }, createRequestHandler(rt, adminRoutes));
+  try {
+    await listen(server, proxy.port, proxy.host);
+  } catch (error) {
+    await agent.close();
+    await ownedStore?.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const hostInUrl = proxy.host.includes(':') ? `[${proxy.host}]` : proxy.host;
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${hostInUrl}:${port}`,
+    host: proxy.host,
+    port,
+    savings: () => ledger.totals(),
+    close: () => {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        // Streams still open are ended: a stopping proxy must not hang on a model that keeps talking.
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
+        await closed;
+        await agent.close();
+        await ownedStore?.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

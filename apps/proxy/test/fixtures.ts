@@ -1,0 +1,40 @@
+import { SalienceKeepModel } from '@distil/codec';
+import { MemoryRestoreStore } from '@distil/core';
+import { type RunningProxy, type StartProxyOptions, startProxy } from '../src/index.js';
+import type { FakeUpstream } from './fake-upstream.js';
+
+/** A build log of `lines` lines with one failure in the middle: long enough to be folded. */
+export function buildLog(lines: number, tag = 'build'): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) {
+    if (i === Math.floor(lines / 2)) out.push(`ERROR ${tag}: test_widget_${i} failed: expected 3, got 4`);
+    else out.push(`INFO ${tag} step ${i}: compiled module_${i}.ts in ${(i * 7) % 50} ms`);
+  }
+  return `${out.join('\n')}\n`;
+}
+
+/** The first handle a text shows in a fold stub. */
+export function firstHandle(text: string): string {
+  const match = /handle=(dh_[0-9a-f]{12})/.exec(text);
+  if (!match) throw new Error(`no stub in: ${text.slice(0, 200)}`);
+  return match[1]!;
+}
+
+/** A proxy on a free loopback port pointed at the fake upstream, with an in-memory store. */
+export async function startTestProxy(
+  upstream: FakeUpstream,
+  options: Partial<StartProxyOptions> = {},
+): Promise<RunningProxy & { logs: string[]; store: MemoryRestoreStore }> {
+  const logs: string[] = [];
+  const store = new MemoryRestoreStore();
+  const proxy = await startProxy({
+    port: 0,
+    anthropicUpstream: upstream.url,
+    openaiUpstream: upstream.url,
+    store,
+    keepModel: new SalienceKeepModel(),
+    log: (line) => logs.push(line),
+    ...options,
+  });
+  return Object.assign(proxy, { logs, store });
+}

@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { loadKeepModel } from '@distil/codec';
+import { DistilConfig } from '@distil/contract';
+import { compressBlock, MemoryRestoreStore } from '@distil/core';
+const [file, ...wantedArg] = process.argv.slice(2);
+const text = new TextDecoder().decode(readFileSync(file!));
+const config = DistilConfig.parse({});
+const keepModel = await loadKeepModel(config.keepModel);
+const out = await compressBlock({ id: 'x', role: 'tool', kind: 'log', text, trusted: false }, { keepModel, store: new MemoryRestoreStore(), tiers: config.tiers });
+const norm = (s: string) => s.split(/\s+/).filter(Boolean).join(' ');
+const o = norm(out.text);
+const wanted = JSON.parse(readFileSync(0, 'utf8')) as string[];
+let shown = 0;
+for (const w of wanted) if (norm(w) && !o.includes(norm(w)) && shown++ < 25) console.log('LOST:', JSON.stringify(w.slice(0, 200)));

@@ -1,0 +1,157 @@
+/**
+ * The line-level signals every keep model starts from: precompiled patterns for error keywords, verdicts,
+ * structured data and debug noise, plus one allocation-free pass that counts character classes.
+ *
+ * Spec: "Keep-model codec" in spec/compression-techniques.txt — the rules fire on error keywords, structured
+ * data markers (DECISION:, key:value lines, pipe tables), digit density and debug-noise keywords. The salience
+ * rules and the logistic features share these patterns so the learned model sees what the rules see.
+ */
+
+/**
+ * Words that announce that something went wrong. `error` and `exception` match inside identifiers too
+ * (`TypeError`, `NullPointerException`), the rest only as whole words, so `fail` does not fire on `failover`.
+ */
+export const ERROR_PATTERN: RegExp = new RegExp(
+  [
+    'error',
+    'exception',
+    String.raw`\b(?:fail|failed|failing|failure|failures|fatal|panic|panicked|traceback|abort|aborted)\b`,
+    String.raw`\b(?:assert|assertion|timeout|timed out|refused|denied|forbidden|unauthorized|not found)\b`,
+    String.raw`\b(?:no such file|segmentation fault|segfault|core dumped|killed|crashed|unhandled|undefined reference)\b`,
+    String.raw`\b(?:cannot|can't|could not|unable to|unresolved|unexpected|invalid|conflict|deadlock)\b`,
+    String.raw`\b(?:CrashLoopBackOff|OOMKilled|ImagePullBackOff|ErrImagePull|Evicted|BackOff)\b`,
+    // A non-zero exit: "exit code 2", "exited with code 1", "exit status: 127", "non-zero exit status".
+    String.raw`\bexit(?:ed)?(?: with)?(?: code| status)\s*[:=]?\s*-?[1-9]`,
+    String.raw`\bnon-?zero exit`,
+    // Python's "E   assert x == y" and a bare "E " line in pytest failures.
+    String.raw`^E\s{2,}\S`,
+  ].join('|'),
+  'i',
+);
+
+/**
+ * Lines that state an outcome: test and build summaries. These answer "did it work?", which is exactly
+ * what the agent decides on next.
+ */
+export const VERDICT_PATTERN: RegExp = new RegExp(
+  [
+    String.raw`\b\d+ (?:passed|failed|failing|passing|errors?|skipped|pending|succeeded|broken|xfailed|xpassed)\b`,
+    String.raw`^\s*(?:PASS|FAIL|FAILED|PASSED|ERROR|OK|FAILURES?)(?:\b|$)`,
+    String.raw`\bBUILD (?:SUCCESS(?:FUL)?|FAIL(?:URE|ED)?)\b`,
+    String.raw`^\s*(?:Tests?|Test Suites|Test Files|Snapshots|Suites)\s*:\s`,
+    String.raw`^\s*Ran \d+ tests?\b`,
+    String.raw`\bTests run: \d+`,
+    String.raw`\b(?:All|No) (?:tests|checks) (?:passed|failed)\b`,
+  ].join('|'),
+);
+
+/**
+ * Debug noise: log levels below INFO, package-manager chatter, progress reports. A line that matches is
+ * almost never what an agent acts on.
+ */
+export const DEBUG_PATTERN: RegExp = new RegExp(
+  [
+    String.raw`\b(?:DEBUG|TRACE|VERBOSE)\b`,
+    String.raw`^\s*(?:Downloading|Downloaded|Collecting|Using cached|Requirement already satisfied|Installing collected|Fetching|Resolving|Unpacking|Preparing|Building wheel|Progress|Receiving objects|Resolving deltas|Counting objects|Compressing objects|Enumerating objects|remote: (?:Counting|Compressing|Enumerating))\b`,
+    String.raw`^\s*(?:npm (?:http|timing|sill|verb)|\[INFO\] Download(?:ing|ed)|Get:\d+|Hit:\d+|Ign:\d+)\b`,
+    // Progress bars: runs of bar characters, or a percentage followed by a bar.
+    '[#=█▉▊▋▌▍▎▏■━─>]{10,}',
+    String.raw`\d{1,3}(?:\.\d+)?%\s*[|\[]`,
+  ].join('|'),
+);
+
+/**
+ * A line that is only a timestamp (optionally with a log level of INFO or lower), e.g. a heartbeat. Such
+ * lines carry no content of their own.
+ */
+export const TIMESTAMP_ONLY_PATTERN: RegExp =
+  /^\s*[[(]?\d{2,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?[\])]?\s*(?:(?:INFO|DEBUG|TRACE)\b\s*[:-]?\s*)?$|^\s*[[(]?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?[\])]?\s*$/;
+
+/**
+ * `key: value` or `key = value` with a short identifier-like key: config dumps, kubectl describe, HTTP
+ * headers, test reports. Log levels are not keys (`INFO: …`), and a statement ending in `;` or `{` is code.
+ */
+export const KEY_VALUE_PATTERN: RegExp =
+  /^\s*[-*]?\s*["']?(?!(?:INFO|DEBUG|TRACE|NOTE|info|debug|trace|note)\b)[A-Za-z_][\w .\-/]{0,40}["']?(?::\s+|\s*=\s*)(?=\S)(?!.*[;{]\s*$)/;
+
+/**
+ * A leading timestamp (ISO 8601, `YYYY/MM/DD hh:mm:ss`, bracketed or not), as CI runners and loggers prefix
+ * every line with one. The rules look past it: it says when, not what.
+ */
+export const LEADING_TIMESTAMP_PATTERN: RegExp =
+  /^\s*[[(]?\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?[\])]?\s/;
+
+const LEVEL_ONLY = /^\s*(?:(?:INFO|DEBUG|TRACE)\b\s*[:-]?\s*)?$/;
+
+/**
+ * Whether a line is only a timestamp, perhaps with a low log level: `body` is the line after
+ * {@link withoutTimestamp}, `digits` the digit count of `body`.
+ */
+export function isTimestampOnly(line: string, body: string, digits: number): boolean {
+  if (body.length !== line.length) return LEVEL_ONLY.test(body);
+  return digits > 0 && TIMESTAMP_ONLY_PATTERN.test(body);
+}
+
+/** `line` without its leading timestamp; the line itself (no copy) when it has none. */
+export function withoutTimestamp(line: string): string {
+  const c = line.charCodeAt(0);
+  // Cheap guard first: a timestamp starts with a digit, a bracket or whitespace.
+  if (!((c >= 48 && c <= 57) || c === 91 || c === 40 || c === 32 || c === 9)) return line;
+  const m = LEADING_TIMESTAMP_PATTERN.exec(line);
+  return m === null ? line : line.slice(m[0].length);
+}
+
+/** Character-class counts of one line, produced by {@link countCharacters} without allocating. */
+export interface CharacterCounts {
+  /** Characters that are not whitespace. */
+  nonSpace: number;
+  digits: number;
+  letters: number;
+  upper: number;
+  /** `|` characters: two or more suggest a pipe table row. */
+  pipes: number;
+}
+
+/**
+ * Counts character classes of `line` into `out` (reused across calls, so the hot loop allocates nothing).
+ * Letters and case are ASCII-only: a cheap proxy that is exact for the log and build output this scores.
+ */
+export function countCharacters(line: string, out: CharacterCounts): CharacterCounts {
+  let nonSpace = 0;
+  let digits = 0;
+  let letters = 0;
+  let upper = 0;
+  let pipes = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13)) continue;
+    nonSpace++;
+    if (c >= 48 && c <= 57) digits++;
+    else if (c >= 65 && c <= 90) {
+      letters++;
+      upper++;
+    } else if (c >= 97 && c <= 122) letters++;
+    else if (c === 124) pipes++;
+  }
+  out.nonSpace = nonSpace;
+  out.digits = digits;
+  out.letters = letters;
+  out.upper = upper;
+  out.pipes = pipes;
+  return out;
+}
+
+/** A fresh, zeroed counts record for {@link countCharacters}. */
+export function emptyCounts(): CharacterCounts {
+  return { nonSpace: 0, digits: 0, letters: 0, upper: 0, pipes: 0 };
+}
+
+/**
+ * A pipe-table row: at least two `|` and either a leading/trailing pipe or a `---|---` separator. Markdown
+ * tables and `kubectl`/`psql` output both look like this.
+ */
+export function isTableRow(line: string, pipes: number): boolean {
+  if (pipes < 2) return false;
+  const trimmed = line.trim();
+  return trimmed.startsWith('|') || trimmed.endsWith('|') || /-{3,}\s*\|\s*:?-{3,}/.test(trimmed);
+}

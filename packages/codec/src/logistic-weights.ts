@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseOrThrow, ValidationError } from '@distil/contract';
+import { z } from 'zod';
+import { FEATURE_COUNT, FEATURE_NAMES } from './line-features.js';
+
+/** The weights file shipped inside this package, trained on the bundled dataset by `distil train`. */
+export const SHIPPED_LOGISTIC_WEIGHTS: string = fileURLToPath(
+  new URL('../weights/logistic.json', import.meta.url),
+);
+
+/** Held-out figures of one split, as `distil train` prints them. */
+export const SplitMetrics = z
+  .object({
+    lines: z.number().int().nonnegative(),
+    accuracy: z.number().min(0).max(1),
+    precision: z.number().min(0).max(1),
+    recall: z.number().min(0).max(1),
+    f1: z.number().min(0).max(1),
+  })
+  .strict();
+export type SplitMetrics = z.infer<typeof SplitMetrics>;
+
+/** How a weights file was produced; informative only, the model never reads it. */
+export const TrainingRecord = z
+  .object({
+    corpus: z.string(),
+    files: z.number().int().nonnegative(),
+    uniqueLines: z.number().int().nonnegative(),
+    epochs: z.number().int().positive(),
+    learningRate: z.number().positive(),
+    l2: z.number().nonnegative(),
+    labelThreshold: z.number().min(0).max(1),
+    testFraction: z.number().min(0).max(1),
+    finalLoss: z.number().nonnegative(),
+    train: SplitMetrics,
+    test: SplitMetrics,
+  })
+  .strict();
+export type TrainingRecord = z.infer<typeof TrainingRecord>;
+
+/** The weights JSON of a LogisticKeepModel: one weight per feature, in {@link FEATURE_NAMES} order. */
+export const LogisticWeights = z
+  .object({
+    format: z.literal('distil-logistic-keep-model'),
+    version: z.literal(1),
+    features: z
+      .array(z.string())
+      .refine(
+        (names) => names.length === FEATURE_COUNT && names.every((name, i) => name === FEATURE_NAMES[i]),
+        `expected the features ${JSON.stringify(FEATURE_NAMES)} in this order`,
+      ),
+    weights: z.array(z.number().finite()).length(FEATURE_COUNT, `expected ${FEATURE_COUNT} weights`),
+    training: TrainingRecord.optional(),
+  })
+  .strict();
+export type LogisticWeights = z.infer<typeof LogisticWeights>;
+
+/**
+ * Reads and validates a weights file. Throws an Error naming the path when it is missing or unreadable,
+ * and a ValidationError naming every bad field when its content is wrong.
+ */
+export function readLogisticWeights(file: string = SHIPPED_LOGISTIC_WEIGHTS): LogisticWeights {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(
+      code === 'ENOENT'
+        ? `logistic weights not found: ${file}`
+        : `cannot read logistic weights ${file}: ${(error as Error).message}`,
+    );
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ValidationError(`logistic weights ${file}`, [
+      { path: '(file)', message: `not valid JSON: ${(error as Error).message}` },
+    ]);
+  }
+  return parseOrThrow(LogisticWeights, json, `logistic weights ${file}`);
+}
+
+/** Serialises weights the way `distil train` writes them: stable key order, two-space indent, final newline. */
+export function formatLogisticWeights(weights: LogisticWeights): string {
+  return `${JSON.stringify(LogisticWeights.parse(weights), null, 2)}\n`;
+}

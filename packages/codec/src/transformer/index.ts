@@ -1,0 +1,13 @@
+// @distil/codec/transformer: the ONNX keep model. A subpath of its own so that @distil/codec installs and
+// starts without onnxruntime-node; even here the runtime is imported only when a model is opened.
+export { type BatchLimits, batchByLength, type LengthBatch } from './length-batches.js';
+export {
+  KeepModelFolderConfig,
+  KeepModelTokenizerConfig,
+  MODEL_FOLDER_FILES,
+  type ModelFolder,
+  maxSequenceLength,
+  readModelFolder,
+} from './model-folder.js';
+export { TransformerKeepModel, type TransformerKeepModelOptions } from './transformer-keep-model.js';
+export { WordPieceTokenizer, WordPieceTokenizerJson } from './wordpiece-tokenizer.js';

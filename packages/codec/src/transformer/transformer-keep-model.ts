@@ -1,0 +1,230 @@
+import { createHash } from 'node:crypto';
+import { endianness } from 'node:os';
+import { type ContentKind, DECISION_MARKER, type KeepModel } from '@distil/contract';
+import { type BatchLimits, batchByLength } from './length-batches.js';
+import { maxSequenceLength, readModelFolder } from './model-folder.js';
+import { type EncodedBatch, openTokenClassifier, type TokenClassifierSession } from './onnx-runtime.js';
+import { WordPieceTokenizer } from './wordpiece-tokenizer.js';
+
+/** Options of {@link TransformerKeepModel.fromPretrained}. */
+export interface TransformerKeepModelOptions {
+  /** onnxruntime intra-op threads (default 2: both cores of a small machine). */
+  readonly intraOpThreads?: number;
+  /** Longest sequence fed to the model, specials included (default: from the folder's config, at most 128). */
+  readonly maxTokens?: number;
+  /** Batch size limits (default 8,192 padded tokens and 512 rows per batch). */
+  readonly batch?: BatchLimits;
+}
+
+/** The label whose probability is the keep-probability (spec: label 1 = keep, label 0 = drop). */
+const KEEP_LABEL = 1;
+/** Per-line score = mean of the top-k token keep-probabilities (spec: "mean of top-3"). */
+const TOP_K = 3;
+
+/**
+ * Writing int64 ids through a 32-bit view of the BigInt64Array (low word = id, high word = 0) is several
+ * times faster than one BigInt per token; it needs a little-endian machine, which is what Node runs on in
+ * practice. On a big-endian one the BigInt path is used.
+ */
+const LITTLE_ENDIAN = endianness() === 'LE';
+
+/**
+ * A keep model backed by an ONNX token classifier (a small BERT) and its own WordPiece tokenizer (spec:
+ * "Transformer keep-model — ONNX inference adapter"). Lines are encoded once, deduplicated, grouped by
+ * token length into batches so padding stays small, run through onnxruntime with both cores, and scored
+ * as the mean of the top-3 token keep-probabilities. A line containing `DECISION:` scores 1 (the never-drop
+ * floor). The content kind does not change scoring: the model was trained on lines, whatever their block.
+ */
+export class TransformerKeepModel implements KeepModel {
+  private constructor(
+    /** `transformer:<first 12 hex of sha-256 of model.onnx>`. */
+    readonly id: string,
+    /** The model folder this was loaded from. */
+    readonly folder: string,
+    /** Longest sequence fed to the model, specials included; longer lines are truncated. */
+    readonly maxTokens: number,
+    private readonly tokenizer: WordPieceTokenizer,
+    private readonly session: TokenClassifierSession,
+    private readonly limits: BatchLimits,
+  ) {}
+
+  /**
+   * Loads a model folder: config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx (the
+   * Hugging Face layout). Errors name the missing path or the malformed file and field.
+   */
+  static async fromPretrained(
+    folder: string,
+    options: TransformerKeepModelOptions = {},
+  ): Promise<TransformerKeepModel> {
+    const files = readModelFolder(folder);
+    let tokenizer: WordPieceTokenizer;
+    try {
+      tokenizer = new WordPieceTokenizer(files.tokenizer);
+    } catch (error) {
+      throw new Error(`${folder}/tokenizer.json: ${(error as Error).message}`);
+    }
+    const maxTokens = options.maxTokens ?? maxSequenceLength(files);
+    if (maxTokens <= tokenizer.specialCount) {
+      throw new Error(
+        `maxTokens ${maxTokens} leaves no room for a line next to ${tokenizer.specialCount} special tokens`,
+      );
+    }
+    const session = await openTokenClassifier(files.modelBytes, files.modelPath, {
+      intraOpThreads: options.intraOpThreads ?? 2,
+    });
+    const digest = createHash('sha256').update(files.modelBytes).digest('hex');
+    return new TransformerKeepModel(
+      `transformer:${digest.slice(0, 12)}`,
+      folder,
+      maxTokens,
+      tokenizer,
+      session,
+      options.batch ?? {},
+    );
+  }
+
+  /**
+   * Runs the model once on a few lines of different lengths, so the first real request does not pay for
+   * onnxruntime's first-run allocations and the JIT's first pass over the tokenizer.
+   */
+  async warmUp(): Promise<void> {
+    const lines = [1, 4, 16, 64].map((n) => Array.from({ length: n }, (_, i) => `warm ${i}`).join(' '));
+    await this.scoreLines(lines, 'tool_output');
+  }
+
+  /** Keep-probability per line (the KeepModel contract). */
+  async scoreLines(lines: readonly string[], _kind: ContentKind): Promise<Float32Array> {
+    const scores = new Float32Array(lines.length);
+    // Each distinct line is encoded and run once; logs repeat lines often.
+    const uniqueIndex = new Map<string, number>();
+    const uniqueOf = new Int32Array(lines.length).fill(-1);
+    const tokens: number[] = [];
+    const offsets: number[] = [];
+    const lengths: number[] = [];
+    const maxContent = this.maxTokens - this.tokenizer.specialCount;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line.includes(DECISION_MARKER)) {
+        scores[i] = 1;
+        continue;
+      }
+      let u = uniqueIndex.get(line);
+      if (u === undefined) {
+        u = offsets.length;
+        uniqueIndex.set(line, u);
+        offsets.push(tokens.length);
+        lengths.push(this.tokenizer.encodeContent(line, tokens, maxContent));
+      }
+      uniqueOf[i] = u;
+    }
+    const uniqueScores = new Float32Array(offsets.length);
+    for (const batch of batchByLength(lengths, this.tokenizer.specialCount, this.limits)) {
+      const encoded = this.encodeBatch(batch.rows, batch.width, tokens, offsets, lengths);
+      const logits = await this.session.run(encoded);
+      this.readScores(batch.rows, encoded.width, lengths, logits, uniqueScores);
+    }
+    for (let i = 0; i < lines.length; i++) {
+      const u = uniqueOf[i]!;
+      if (u >= 0) scores[i] = uniqueScores[u]!;
+    }
+    return scores;
+  }
+
+  /** Keep-probability of one line. */
+  async score(line: string, kind: ContentKind): Promise<number> {
+    return (await this.scoreLines([line], kind))[0]!;
+  }
+
+  /** Frees the onnxruntime session. The model cannot score afterwards. */
+  release(): Promise<void> {
+    return this.session.release();
+  }
+
+  private encodeBatch(
+    rows: Int32Array,
+    contentWidth: number,
+    tokens: readonly number[],
+    offsets: readonly number[],
+    lengths: readonly number[],
+  ): EncodedBatch {
+    const t = this.tokenizer;
+    const width = contentWidth + t.specialCount;
+    const size = rows.length * width;
+    const inputIds = new BigInt64Array(size);
+    const attentionMask = new BigInt64Array(size);
+    const tokenTypeIds = new BigInt64Array(size);
+    const ids32 = new Int32Array(inputIds.buffer);
+    const mask32 = new Int32Array(attentionMask.buffer);
+    const types32 = new Int32Array(tokenTypeIds.buffer);
+    const put = (target: BigInt64Array, view: Int32Array, at: number, value: number): void => {
+      if (LITTLE_ENDIAN) view[at * 2] = value;
+      else target[at] = BigInt(value);
+    };
+    for (let r = 0; r < rows.length; r++) {
+      const u = rows[r]!;
+      const base = r * width;
+      let at = base;
+      for (let k = 0; k < t.prefix.length; k++, at++) {
+        put(inputIds, ids32, at, t.prefix[k]!);
+        put(tokenTypeIds, types32, at, t.prefixTypes[k]!);
+      }
+      const from = offsets[u]!;
+      const len = lengths[u]!;
+      for (let k = 0; k < len; k++, at++) {
+        put(inputIds, ids32, at, tokens[from + k]!);
+        if (t.sequenceType !== 0) put(tokenTypeIds, types32, at, t.sequenceType);
+      }
+      for (let k = 0; k < t.suffix.length; k++, at++) {
+        put(inputIds, ids32, at, t.suffix[k]!);
+        put(tokenTypeIds, types32, at, t.suffixTypes[k]!);
+      }
+      for (let k = base; k < at; k++) put(attentionMask, mask32, k, 1);
+      // Padding stays id 0, mask 0: masked positions neither attend nor are scored.
+    }
+    return { rows: rows.length, width, inputIds, attentionMask, tokenTypeIds };
+  }
+
+  private readScores(
+    rows: Int32Array,
+    width: number,
+    lengths: readonly number[],
+    logits: Float32Array,
+    out: Float32Array,
+  ): void {
+    const labels = this.session.labels;
+    const prefix = this.tokenizer.prefix.length;
+    for (let r = 0; r < rows.length; r++) {
+      const u = rows[r]!;
+      const len = lengths[u]!;
+      // The line's own tokens; a line with none (blank) is scored on its special tokens.
+      const from = len > 0 ? prefix : 0;
+      const to = len > 0 ? prefix + len : this.tokenizer.specialCount;
+      let a = -1;
+      let b = -1;
+      let c = -1;
+      for (let pos = from; pos < to; pos++) {
+        const p = keepProbability(logits, (r * width + pos) * labels, labels);
+        if (p > a) {
+          c = b;
+          b = a;
+          a = p;
+        } else if (p > b) {
+          c = b;
+          b = p;
+        } else if (p > c) c = p;
+      }
+      const n = Math.min(TOP_K, to - from);
+      out[u] = n === 0 ? 0 : (a + (n > 1 ? b : 0) + (n > 2 ? c : 0)) / n;
+    }
+  }
+}
+
+/** Softmax probability of the keep label at one token; two labels reduce to a sigmoid of their difference. */
+function keepProbability(logits: Float32Array, at: number, labels: number): number {
+  if (labels === 2) return 1 / (1 + Math.exp(logits[at]! - logits[at + 1]!));
+  let max = Number.NEGATIVE_INFINITY;
+  for (let k = 0; k < labels; k++) max = Math.max(max, logits[at + k]!);
+  let sum = 0;
+  for (let k = 0; k < labels; k++) sum += Math.exp(logits[at + k]! - max);
+  return Math.exp(logits[at + KEEP_LABEL]! - max) / sum;
+}

@@ -1,0 +1,18 @@
+/**
+ * A diagnostic names a place in the code: `src/app.ts:12:5`, `Foo.java:61`, `(file.py, line 3)`,
+ * `[L296]`. Compiler, linter and test-runner findings all carry one, and an agent acts on each of them,
+ * so a line with a location is kept however many alike lines surround it.
+ */
+const LOCATION =
+  /[\w./\\-]\.[A-Za-z]\w{0,9}:\d+(?::\d+)?\b|[\w./\\-]\.[A-Za-z]\w{0,9}\(\d+(?:,\d+)?\)|\bline \d+(?:, col(?:umn)? \d+)?\b|\[L\d+\]|:\d+:\d+:/;
+
+// Informational log levels: a location in an INFO line is a progress report, not a finding.
+const INFO_LEVEL = /^\W{0,3}(?:\S+\s+){0,3}\W?(?:INFO|DEBUG|TRACE|FINE|FINER|VERBOSE|NOTICE)\b/;
+
+/**
+ * Whether a line points at a location in source (file and line, or line and column) as a finding:
+ * lines logged at an informational level are not findings, whatever they mention.
+ */
+export function hasLocation(line: string): boolean {
+  return LOCATION.test(line) && !INFO_LEVEL.test(line);
+}

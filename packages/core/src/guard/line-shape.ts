@@ -1,0 +1,36 @@
+/**
+ * The shape of a line: its words with every variable-looking token (digits, paths, long tokens) masked,
+ * so "Downloaded foo-1.2.jar (2 kB)" and "Downloaded bar-3.0.jar (9 kB)" share one shape. Used to tell a
+ * line that is one of many alike from one that stands out. Scans characters once; no regex per token.
+ */
+export function lineShape(line: string): string {
+  let shape = '';
+  let start = -1;
+  let variable = false;
+  for (let i = 0; i <= line.length; i++) {
+    const c = i < line.length ? line.charCodeAt(i) : 32;
+    const space = c === 32 || c === 9;
+    if (space) {
+      if (start >= 0) {
+        shape += variable || i - start > 24 ? '* ' : `${line.slice(start, i)} `;
+        start = -1;
+      }
+      continue;
+    }
+    if (start < 0) {
+      start = i;
+      variable = false;
+    }
+    // digits, path separators, '@', '=' values and '#' ids make a token variable
+    if ((c >= 48 && c <= 57) || c === 47 || c === 92 || c === 64 || c === 61 || c === 35) variable = true;
+  }
+  return shape;
+}
+
+/** How many lines of the block share each line's shape. */
+export function shapeCounts(lines: readonly string[]): { shapes: string[]; counts: Map<string, number> } {
+  const shapes = lines.map(lineShape);
+  const counts = new Map<string, number>();
+  for (const s of shapes) counts.set(s, (counts.get(s) ?? 0) + 1);
+  return { shapes, counts };
+}

@@ -1,0 +1,18 @@
+/** ANSI/VT100 escape sequences (colours, cursor moves, OSC titles) as CI logs print them. */
+const ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_=>])/g;
+/**
+ * A runner's per-line prefix ending in a timestamp: GitHub Actions' `2022-06-22T18:46:21.2979173Z `,
+ * optionally after job and step names (`build\tstep\t<time> `), or a bracketed `[12:01:02] `.
+ */
+const LEADING_TIME =
+  /^(?:[^\n]{0,80}?\t)?\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s|^\[\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s/;
+
+/**
+ * The line as a reader sees it: terminal escape codes and the runner's timestamp prefix removed, so
+ * patterns anchored at the start of a message still match. Signals are computed on this view; the bytes
+ * sent keep everything, so a kept line is exactly the line the tool printed.
+ */
+export function analysisView(line: string): string {
+  const plain = line.includes('\u001b') ? line.replace(ESCAPES, '') : line;
+  return plain.replace(LEADING_TIME, '');
+}

@@ -1,0 +1,66 @@
+import type { Block, ContentKind, Handle, KeepModel, RestoreStore, TierConfig } from '@distil/contract';
+import { guardLines } from '../guard/guard-lines.js';
+import { analysisView } from '../guard/terminal-codes.js';
+import { foldRuns } from '../tier1/fold.js';
+import { selectLines } from '../tier1/select-lines.js';
+import { containsStubSyntax } from '../tier1/stub.js';
+import { looksBinary } from './binary.js';
+import { splitSegments } from './lines.js';
+
+/** What compressing one block needs. Nothing here is shared between blocks except the read-only parts. */
+export interface CompressOptions {
+  readonly keepModel: KeepModel;
+  readonly store: RestoreStore;
+  readonly tiers: TierConfig;
+  /** Tokens the trusted side of the conversation names (see collectAnchors); guarded when mentioned. */
+  readonly anchors?: ReadonlySet<string>;
+  /** `digest` (default) folds behind handles; `lossless` stops after tier 0. */
+  readonly depth?: 'lossless' | 'digest';
+}
+
+/** Which tier changed the block: none, lossless re-encoding only, or a reversible digest. */
+export type CompressionTier = 'none' | 'lossless' | 'digest';
+
+/** One block after compression. `handles` lists every handle the text mentions that Distil issued. */
+export interface CompressedBlock {
+  readonly text: string;
+  readonly handles: Handle[];
+  readonly tier: CompressionTier;
+  readonly kind: ContentKind;
+  /** Why the block was left alone, when it was (binary, too short, stub syntax in the input). */
+  readonly note?: string;
+}
+
+const unchanged = (block: Block, note: string): CompressedBlock => ({
+  text: block.text,
+  handles: [],
+  tier: 'none',
+  kind: block.kind,
+  note,
+});
+
+/**
+ * Compresses one block, deterministically and from its own text alone: the same block gives the same
+ * bytes whatever other blocks exist (spec/threat-model.txt: no shared budget). Tier 1 keeps head, tail,
+ * verdicts, guarded lines and lines the KeepModel scores high, and folds the rest behind stubs whose
+ * handles return the exact bytes.
+ */
+export async function compressBlock(block: Block, options: CompressOptions): Promise<CompressedBlock> {
+  const { text, kind } = block;
+  if (text.length === 0) return unchanged(block, 'empty');
+  if (looksBinary(text)) return unchanged(block, 'binary or not UTF-8 text: passed through');
+  // A block that already prints stub syntax could make a restore substitute the wrong span; it is
+  // passed through whole (a denial of savings, never a wrong expansion).
+  if (containsStubSyntax(text)) return unchanged(block, 'contains stub syntax: passed through');
+  if (options.depth === 'lossless') return unchanged(block, 'lossless tier left it unchanged');
+
+  const { segments, lines: raw } = splitSegments(text);
+  if (raw.length < options.tiers.minLines) return unchanged(block, 'short block');
+  const lines = raw.map(analysisView);
+  const guard = guardLines(lines, { kind, anchors: options.anchors });
+  const scores = await options.keepModel.scoreLines(lines, kind);
+  const keep = selectLines({ lines, guard, scores }, options.tiers);
+  const folded = await foldRuns(segments, keep, options.store);
+  if (folded.handles.length === 0) return unchanged(block, 'nothing worth folding');
+  return { text: folded.text, handles: folded.handles, tier: 'digest', kind };
+}

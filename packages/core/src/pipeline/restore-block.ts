@@ -1,0 +1,25 @@
+import type { Handle, RestoreStore } from '@distil/contract';
+import { findStubs } from '../tier1/stub.js';
+
+/**
+ * Gives back the original of a compressed block: every stub whose handle Distil issued for it (`handles`)
+ * is replaced by the stored bytes. Stubs with other handles are left as they are: they were part of the
+ * input, and a forged handle is never vouched for.
+ */
+export async function restoreBlock(text: string, handles: readonly Handle[], store: RestoreStore): Promise<string> {
+  if (handles.length === 0) return text;
+  const issued = new Set(handles);
+  const decoder = new TextDecoder();
+  let out = '';
+  let cursor = 0;
+  for (const stub of findStubs(text)) {
+    if (!issued.has(stub.handle)) continue;
+    const original = decoder.decode(await store.get(stub.handle));
+    out += text.slice(cursor, stub.index) + original;
+    cursor = stub.index + stub.length;
+    // foldRuns ends a stub with '\n' exactly when the folded run ended with a line terminator
+    const terminated = original.endsWith('\n') || original.endsWith('\r');
+    if (terminated && text.charCodeAt(cursor) === 10) cursor++;
+  }
+  return out + text.slice(cursor);
+}

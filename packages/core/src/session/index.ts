@@ -1,0 +1,17 @@
+export { type AstComparison, compareSource } from './ast-delta.js';
+export { type BlockCompressor, pipelineCompressor } from './block-compressor.js';
+export { GistCache, type GistResult, type ToolSchema } from './gist.js';
+export { OUTLINERS, type Outliner, outlineSource } from './outliners.js';
+export { loadPythonParser, loadTypeScript, preloadParsers } from './parser-loaders.js';
+export { deltaOf, restoreSentBlock } from './references.js';
+export type { SentBlock, SentEncoding } from './sent-block.js';
+export { Session, type SessionOptions, type SessionTurn } from './session.js';
+export { type Skeleton, type SkeletonOptions, skeletonDigest } from './skeleton.js';
+export {
+  type Definition,
+  detectSourceLanguage,
+  type FoldRange,
+  type SourceLanguage,
+  type SourceOutline,
+} from './source-outline.js';
+export { applyTextDelta, textDelta } from './text-delta.js';

@@ -1,0 +1,260 @@
+import { addressOf, type Block, DECISION_MARKER, type Handle, type RestoreStore } from '@distil/contract';
+import { countTokens } from '../tokens.js';
+import { compareSource } from './ast-delta.js';
+import type { BlockCompressor } from './block-compressor.js';
+import { ReReadIndex } from './re-read-index.js';
+import {
+  astDeltaReference,
+  astUnchangedReference,
+  diffReference,
+  type EarlierBlock,
+  exactReference,
+} from './references.js';
+import type { SentBlock, SentEncoding } from './sent-block.js';
+import { type SkeletonOptions, skeletonDigest } from './skeleton.js';
+import { detectSourceLanguage } from './source-outline.js';
+import { textDelta } from './text-delta.js';
+
+/**
+ * A re-read that inserts or deletes more than this share of its lines is not a near-duplicate worth a
+ * diff (the diff would be most of the file, and harder to read than the file).
+ */
+const MAX_EDITED_SHARE = 0.25;
+
+/** A diff this short is sent as it is: no structural view of the file could be much smaller. */
+const AST_WORTHWHILE_CHARS = 600;
+
+/** How a session encodes new blocks. Every technique is on by default. */
+export interface SessionOptions {
+  /** Compresses a block that is neither a re-send nor a re-read (the pipeline's compressBlock). */
+  readonly compress: BlockCompressor;
+  /** Where the originals behind references, deltas and skeleton folds are kept. */
+  readonly store: RestoreStore;
+  /** Cross-turn dedup: an exact re-send becomes a back-reference (default true). */
+  readonly dedup?: boolean;
+  /** Cache-delta coding: a near-duplicate re-read becomes a reference plus a unified diff (default true). */
+  readonly cacheDelta?: boolean;
+  /** AST-structural delta for Python and TypeScript/JavaScript re-reads (default true). */
+  readonly astDelta?: boolean;
+  /** Skeleton digest of large source files (default on); `false` for a lossless-only session. */
+  readonly skeleton?: boolean | SkeletonOptions;
+  /** Blocks shorter than this many characters are always sent as they are compressed (default 200). */
+  readonly minReferenceChars?: number;
+  /** A delta is sent only when it is at most this fraction of the full text's length (default 0.5). */
+  readonly maxDeltaRatio?: number;
+  /** Share of distinct lines a re-read must have in common with its earlier version (default 0.5). */
+  readonly minShare?: number;
+  /**
+   * The model's minimum cacheable prompt (tokens; default 0). Until the context reaches it, new blocks go
+   * out as they are: a prompt below the minimum is never cached, so compressing it early only keeps it
+   * uncached for more turns — paying full input price where the uncompressed prompt would already be
+   * reading from the cache.
+   */
+  readonly minCacheableTokens?: number;
+}
+
+/** What one turn sent: the new blocks, and the whole context (every earlier block's bytes unchanged). */
+export interface SessionTurn {
+  readonly turn: number;
+  readonly added: readonly SentBlock[];
+  readonly context: readonly SentBlock[];
+}
+
+/** An earlier block as the session remembers it. */
+interface Remembered {
+  readonly sent: SentBlock;
+  readonly original: string;
+  /** Carries no decision marker: only inert blocks are ever referenced (spec: cross-turn dedup). */
+  readonly inert: boolean;
+}
+
+/**
+ * A multi-turn session (spec: delta / append-only context, cross-turn dedup, cache-delta context coding,
+ * AST-structural delta, sticky expansion). Context is append-only: every block is encoded once, when it
+ * is first added, and sent with the same bytes in every later turn, so the prompt cache's prefix match
+ * survives. Only the new suffix is ever transformed:
+ *   exact re-send            → back-reference to the earlier occurrence;
+ *   near-duplicate re-read   → reference + unified diff (or, for source, the definitions that changed);
+ *   anything else            → the block compressor (or a skeleton, for a large source file).
+ * A block with a `DECISION:` line is never referenced and never referenced to. Everything stays
+ * reversible: the original of every reference and delta is put in the RestoreStore under its handle.
+ */
+export class Session {
+  private readonly sent: Remembered[] = [];
+  private readonly byDigest = new Map<string, number>();
+  private readonly reReads = new ReReadIndex();
+  private readonly sticky = new Set<Handle>();
+  private turns = 0;
+  /** Tokens of the context as the agent produced it, counted only until it reaches minCacheableTokens. */
+  private contextTokens = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: SessionOptions) {}
+
+  /** The context sent so far, in order. */
+  get context(): readonly SentBlock[] {
+    return this.sent.map((r) => r.sent);
+  }
+
+  /**
+   * Marks a handle as expanded by the agent (sticky expansion): content behind it is sent in full from
+   * now on, never folded or referenced to a folded form again.
+   */
+  markExpanded(handle: Handle): void {
+    this.sticky.add(handle);
+  }
+
+  /** Whether a handle was expanded in this session. */
+  isSticky(handle: Handle): boolean {
+    return this.sticky.has(handle);
+  }
+
+  /** Adds the blocks of the next turn and returns what to send. Calls are serialised in call order. */
+  addTurn(blocks: readonly Block[]): Promise<SessionTurn> {
+    const result = this.queue.then(() => this.encodeTurn(blocks));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async encodeTurn(blocks: readonly Block[]): Promise<SessionTurn> {
+    const turn = this.turns++;
+    const added: SentBlock[] = [];
+    for (const block of blocks) added.push(await this.encodeBlock(block, turn));
+    return { turn, added, context: this.context };
+  }
+
+  private async encodeBlock(block: Block, turn: number): Promise<SentBlock> {
+    const position = this.sent.length;
+    const text = block.text;
+    const { handle, digest } = addressOf(text);
+    const inert = !text.includes(DECISION_MARKER);
+    const lines = text.split('\n');
+    const record = (
+      encoding: SentEncoding,
+      out: string,
+      handles: readonly Handle[],
+      refersTo?: number,
+    ): SentBlock => {
+      const sent: SentBlock = {
+        block,
+        text: out,
+        encoding,
+        handles,
+        original: handle,
+        position,
+        turn,
+        ...(refersTo !== undefined ? { refersTo } : {}),
+      };
+      this.sent.push({ sent, original: text, inert });
+      if (inert && !this.byDigest.has(digest)) this.byDigest.set(digest, position);
+      if (inert && text.length >= this.minReferenceChars) this.reReads.add(position, lines);
+      return sent;
+    };
+
+    if (this.sticky.has(handle)) return record('full', text, []);
+    const minCacheable = this.options.minCacheableTokens ?? 0;
+    if (this.contextTokens < minCacheable) {
+      this.contextTokens += countTokens(text);
+      if (this.contextTokens < minCacheable) return record('full', text, []);
+    }
+    const referable = inert && text.length >= this.minReferenceChars;
+
+    if (referable && this.options.dedup !== false) {
+      const earlier = this.byDigest.get(digest);
+      if (earlier !== undefined && !this.showsStickyFolded(earlier)) {
+        await this.keep(text);
+        return record('reference', exactReference(this.at(earlier), lines.length, handle), [handle], earlier);
+      }
+    }
+
+    if (referable && this.options.cacheDelta !== false) {
+      const match = this.reReads.best(lines, this.options.minShare ?? 0.5);
+      const earlier = match ? this.sent[match.entry] : undefined;
+      if (match && earlier?.inert && !this.showsStickyFolded(match.entry)) {
+        const delta = await this.delta(earlier, text, lines.length, handle);
+        if (delta && delta.text.length <= this.maxDeltaRatio * text.length) {
+          await this.keep(text);
+          return record(delta.encoding, delta.text, [handle], match.entry);
+        }
+      }
+    }
+
+    const skeleton = this.options.skeleton ?? true;
+    if (skeleton !== false && block.kind === 'source') {
+      const digested = await skeletonDigest(text, this.options.store, {
+        ...(typeof skeleton === 'object' ? skeleton : {}),
+        keepFull: (h) => this.sticky.has(h),
+      });
+      if (digested && digested.text.length < text.length)
+        return record('skeleton', digested.text, digested.handles);
+    }
+
+    const compressed = await this.options.compress(block);
+    if (compressed.tier === 'none' || compressed.handles.some((h) => this.sticky.has(h))) {
+      return record('full', text, []);
+    }
+    return record('compressed', compressed.text, compressed.handles);
+  }
+
+  /**
+   * The cheapest delta of `text` against an earlier version: a unified diff, or for Python and
+   * TypeScript/JavaScript the top-level definitions that changed. The parse costs milliseconds and a
+   * small diff is already near the floor, so the structural comparison runs only when the diff is large
+   * (or too large to compute): a reformat, a moved or rewritten definition.
+   */
+  private async delta(
+    earlier: Remembered,
+    text: string,
+    lineCount: number,
+    handle: Handle,
+  ): Promise<{ encoding: SentEncoding; text: string } | null> {
+    const where = this.at(earlier.sent.position);
+    const maxEditLines = Math.ceil(MAX_EDITED_SHARE * lineCount);
+    const patch = textDelta(earlier.original, text, maxEditLines);
+    const diff =
+      patch === null ? null : { encoding: 'diff' as const, text: diffReference(where, handle, patch) };
+    if (this.options.astDelta === false || (diff && diff.text.length <= AST_WORTHWHILE_CHARS)) return diff;
+    const language = detectSourceLanguage(text);
+    if (!language) return diff;
+    const comparison = await compareSource(language, earlier.original, text);
+    if (comparison.type === 'unparsed') return diff;
+    if (comparison.type === 'unchanged') {
+      return {
+        encoding: 'ast-unchanged',
+        text: astUnchangedReference(where, comparison.definitions, handle),
+      };
+    }
+    const structural = astDeltaReference(
+      where,
+      handle,
+      text,
+      comparison.definitions,
+      comparison.changed,
+      comparison.removed,
+    );
+    return !diff || structural.length < diff.text.length ? { encoding: 'ast-delta', text: structural } : diff;
+  }
+
+  /** Whether the block at `position` went out folded behind a handle the agent has since expanded. */
+  private showsStickyFolded(position: number): boolean {
+    return this.sent[position]?.sent.handles.some((h) => this.sticky.has(h)) ?? false;
+  }
+
+  private at(position: number): EarlierBlock {
+    const sent = this.sent[position]!.sent;
+    return { position: sent.position, turn: sent.turn };
+  }
+
+  /** Stores an original whose handle a reference or delta prints, so an expand returns it byte-exact. */
+  private async keep(text: string): Promise<void> {
+    await this.options.store.put(new TextEncoder().encode(text));
+  }
+
+  private get maxDeltaRatio(): number {
+    return this.options.maxDeltaRatio ?? 0.5;
+  }
+
+  private get minReferenceChars(): number {
+    return this.options.minReferenceChars ?? 200;
+  }
+}

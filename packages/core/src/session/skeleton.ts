@@ -1,0 +1,106 @@
+import { type Handle, handleFor, type RestoreStore } from '@distil/contract';
+import { containsStubSyntax, formatStub } from '../tier1/stub.js';
+import { outlineSource } from './outliners.js';
+import { detectSourceLanguage, type FoldRange, type SourceLanguage } from './source-outline.js';
+
+/** Knobs of the skeleton digest. */
+export interface SkeletonOptions {
+  /** Files shorter than this many lines are left whole (default 80). */
+  readonly minLines?: number;
+  /** Bodies shorter than this many lines stay: a stub costs about as much (default 4). */
+  readonly minFoldLines?: number;
+  /** A body whose handle this accepts stays in full (sticky expansion). */
+  readonly keepFull?: (handle: Handle) => boolean;
+}
+
+/** A source file digested to its skeleton. */
+export interface Skeleton {
+  readonly text: string;
+  /** One handle per folded body, in order; each returns that body's exact bytes. */
+  readonly handles: Handle[];
+  /** How the bodies were found: a real parser, or indentation. */
+  readonly outline: SourceLanguage | 'indentation';
+  readonly foldedLines: number;
+}
+
+/**
+ * The skeleton digest of a large source file (spec: content-aware skeleton digest): every import, class
+ * and function signature and doc comment stays; function bodies are folded behind stubs
+ * `<< +N lines, handle=dh_… >>` whose originals go to the RestoreStore, so the agent can expand just the
+ * body it needs. Python and TypeScript/JavaScript are parsed; anything else (or source that does not
+ * parse) folds indented runs under unindented headers. Null when the file is short or nothing folds.
+ *
+ * Restoring works like any fold (restoreBlock): a stub keeps the indentation of the body's first line,
+ * and the stored original starts after that indentation, so stub → original gives the bytes back.
+ */
+export async function skeletonDigest(
+  text: string,
+  store: RestoreStore,
+  options: SkeletonOptions = {},
+): Promise<Skeleton | null> {
+  const minLines = options.minLines ?? 80;
+  const minFold = options.minFoldLines ?? 4;
+  const starts = lineStarts(text);
+  if (starts.length < minLines || containsStubSyntax(text)) return null;
+  const language = detectSourceLanguage(text);
+  const outline = language ? await outlineSource(language, text) : null;
+  const folds = outline ? outline.folds : indentationFolds(text, starts);
+  const chosen = [...folds].filter((f) => f.last - f.first + 1 >= minFold).sort((a, b) => a.first - b.first);
+
+  let out = '';
+  let cursor = 0;
+  let foldedLines = 0;
+  const handles: Handle[] = [];
+  for (const fold of chosen) {
+    const lineStart = starts[fold.first]!;
+    if (lineStart < cursor) continue; // nested in a fold already taken
+    const indent = /^[ \t]*/.exec(text.slice(lineStart, lineStart + 200))?.[0] ?? '';
+    const from = lineStart + indent.length;
+    const to = fold.last + 1 < starts.length ? starts[fold.last + 1]! : text.length;
+    const original = text.slice(from, to);
+    if (options.keepFull?.(handleFor(original))) continue;
+    const handle = await store.put(new TextEncoder().encode(original));
+    const lines = fold.last - fold.first + 1;
+    out += text.slice(cursor, from) + formatStub(lines, handle) + (original.endsWith('\n') ? '\n' : '');
+    cursor = to;
+    foldedLines += lines;
+    handles.push(handle);
+  }
+  if (handles.length === 0) return null;
+  out += text.slice(cursor);
+  return { text: out, handles, outline: outline && language ? language : 'indentation', foldedLines };
+}
+
+/** Offsets where each line starts (lines end at '\n'; a final line without one still counts). */
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1 && i + 1 < text.length; i = text.indexOf('\n', i + 1))
+    starts.push(i + 1);
+  return starts;
+}
+
+/**
+ * The generic fallback: a run of indented (or blank) lines under an unindented, non-blank header is a
+ * body. In brace languages the closing brace sits at the header's level and stays visible.
+ */
+function indentationFolds(text: string, starts: readonly number[]): FoldRange[] {
+  const folds: FoldRange[] = [];
+  const lineAt = (i: number): string =>
+    text.slice(starts[i]!, i + 1 < starts.length ? starts[i + 1]! - 1 : text.length);
+  const indented = (line: string): boolean => /^[ \t]/.test(line) || line.trim().length === 0;
+  let i = 0;
+  while (i < starts.length) {
+    const header = lineAt(i);
+    if (header.trim().length === 0 || indented(header)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < starts.length && indented(lineAt(j))) j++;
+    let last = j - 1;
+    while (last > i && lineAt(last).trim().length === 0) last--;
+    if (last > i) folds.push({ first: i + 1, last });
+    i = j;
+  }
+  return folds;
+}

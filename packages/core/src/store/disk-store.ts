@@ -1,0 +1,264 @@
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { link, open, readFile, rename, unlink, utimes } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import {
+  addressOf,
+  type ContentAddress,
+  type Handle,
+  HandleCollisionError,
+  type RestoreStore,
+  UnknownHandleError,
+} from '@distil/contract';
+import { type SweepReport, sweepStore, TEMP_PREFIX } from './disk-sweep.js';
+import { ensureOwnerOnlyFolder, FILE_MODE } from './owner-only-folder.js';
+import { compareExisting, decodeRecord, encodeRecord, isWellFormedHandle } from './stored-original.js';
+
+/** Options of the on-disk store. Defaults match `RestoreStoreConfig` for `type: "disk"`. */
+export interface DiskRestoreStoreOptions {
+  /** Folder of the store (created 0700 when absent). */
+  readonly path: string;
+  /** Evict least recently used originals once the records exceed this many bytes (default 1 GiB). */
+  readonly maxBytes?: number;
+  /** Evict originals not read or written for this many days (default 30). */
+  readonly maxAgeDays?: number;
+  /** Run the eviction sweep after this many puts (default 256); it also runs on open. */
+  readonly sweepEveryPuts?: number;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+/** Reads refresh a record's mtime (its "last use") at most this often, so hot reads cost no metadata write. */
+const MAX_TOUCH_INTERVAL_MS = 3600 * 1000;
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+/** Errors of filesystems without hard links, where `put` falls back to rename. */
+const NO_LINK_CODES = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS']);
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** Makes a directory entry durable; some platforms cannot fsync a folder, which then costs nothing. */
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await open(folder, constants.O_RDONLY);
+  try {
+    await handle.sync();
+  } catch (error) {
+    if (!['EINVAL', 'EISDIR', 'EPERM', 'EBADF'].includes(errorCode(error) ?? '')) throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The default RestoreStore: one file per original under `<path>/<2 hex>/<handle>` (the fan-out keeps
+ * folders small), each a record holding the full SHA-256 digest and the bytes (see stored-original.ts).
+ *
+ * - Owner-only: folders 0700, files 0600, checked and tightened on open; a folder owned by another user or
+ *   writable by anyone is refused (UnsafeStoreFolderError). Records are opened with O_NOFOLLOW.
+ * - Atomic and crash-safe: a put writes a temp file in the same folder, fsyncs it, links it into place
+ *   (a hard link, unlike rename, never replaces an existing record, so two writers racing with colliding
+ *   originals cannot overwrite each other), removes the temp name and fsyncs the folder. A crash leaves at
+ *   worst a temp file, which reads never open and the next open removes.
+ * - Verified: every get re-hashes the bytes against the full digest; a put that finds a different digest
+ *   under its handle raises HandleCollisionError and leaves the record alone.
+ * - Evicting: by age (mtime = last put or get) and by size (oldest mtime first), on open and every
+ *   `sweepEveryPuts` puts.
+ */
+export class DiskRestoreStore implements RestoreStore {
+  readonly path: string;
+  readonly maxBytes: number;
+  readonly maxAgeMs: number;
+  readonly sweepEveryPuts: number;
+  readonly #touchIntervalMs: number;
+  readonly #readyFolders = new Set<string>();
+  #putsSinceSweep = 0;
+  #sweeping: Promise<SweepReport> | null = null;
+
+  private constructor(options: DiskRestoreStoreOptions) {
+    this.path = resolve(options.path);
+    this.maxBytes = options.maxBytes ?? 1024 ** 3;
+    this.maxAgeMs = (options.maxAgeDays ?? 30) * DAY_MS;
+    this.sweepEveryPuts = options.sweepEveryPuts ?? 256;
+    for (const [name, value] of [
+      ['maxBytes', this.maxBytes],
+      ['maxAgeDays', options.maxAgeDays ?? 30],
+      ['sweepEveryPuts', this.sweepEveryPuts],
+    ] as const) {
+      if (!(value > 0) || !Number.isFinite(value))
+        throw new RangeError(`${name} must be positive, got ${value}`);
+    }
+    this.#touchIntervalMs = Math.min(MAX_TOUCH_INTERVAL_MS, this.maxAgeMs / 100);
+  }
+
+  /**
+   * Opens (creating when absent) the store folder: checks ownership and permissions, removes temp files of
+   * crashed writers and runs the eviction sweep. Throws UnsafeStoreFolderError for an unsafe folder.
+   */
+  static async open(options: DiskRestoreStoreOptions): Promise<DiskRestoreStore> {
+    const store = new DiskRestoreStore(options);
+    await ensureOwnerOnlyFolder(store.path);
+    await store.sweep();
+    return store;
+  }
+
+  /** Stores `original` (idempotent: an existing identical record is only touched, never rewritten). */
+  async put(original: Uint8Array): Promise<Handle> {
+    const address = addressOf(original);
+    const record = encodeRecord(address, original);
+    if (record.byteLength > this.maxBytes) {
+      throw new RangeError(
+        `an original of ${original.byteLength} bytes exceeds the disk store's maxBytes (${this.maxBytes})`,
+      );
+    }
+    const folder = await this.#fanoutFolder(address.handle);
+    const target = join(folder, address.handle);
+    const existing = await this.#readExisting(target);
+    if (existing === null || !(await this.#settleExisting(address, original, target, existing))) {
+      try {
+        await this.#writeAtomically(address, original, record, folder, target);
+      } catch (error) {
+        if (errorCode(error) !== 'ENOENT') throw error;
+        // The fan-out folder vanished under us (the store was cleared by hand): recreate it, try once more.
+        this.#readyFolders.delete(folder);
+        await this.#fanoutFolder(address.handle);
+        await this.#writeAtomically(address, original, record, folder, target);
+      }
+    }
+    this.#putsSinceSweep += 1;
+    if (this.#putsSinceSweep >= this.sweepEveryPuts) await this.sweep();
+    return address.handle;
+  }
+
+  /** The original, byte for byte, after full digest verification; refreshes its last-use time. */
+  async get(handle: Handle): Promise<Uint8Array> {
+    if (!isWellFormedHandle(handle)) throw new UnknownHandleError(String(handle), 'not a well-formed handle');
+    const path = join(this.path, handle.slice(3, 5), handle);
+    let file: Awaited<ReturnType<typeof open>>;
+    try {
+      file = await open(path, READ_FLAGS);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') throw new UnknownHandleError(handle);
+      if (errorCode(error) === 'ELOOP') throw new UnknownHandleError(handle, 'the stored entry is a symlink');
+      throw error;
+    }
+    try {
+      const info = await file.stat();
+      if (!info.isFile()) throw new UnknownHandleError(handle, 'the stored entry is not a regular file');
+      const original = decodeRecord(handle, await file.readFile());
+      const now = Date.now();
+      if (now - info.mtimeMs > this.#touchIntervalMs)
+        await file.utimes(now / 1000, now / 1000).catch(() => {});
+      return original;
+    } finally {
+      await file.close();
+    }
+  }
+
+  /** Whether `get` would succeed (a full verified read, which also counts as a use). */
+  async has(handle: Handle): Promise<boolean> {
+    try {
+      await this.get(handle);
+      return true;
+    } catch (error) {
+      if (error instanceof UnknownHandleError) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Runs one eviction sweep now (also tightens permissions and removes abandoned temp files). Concurrent
+   * callers share the running sweep.
+   */
+  async sweep(): Promise<SweepReport> {
+    if (!this.#sweeping) {
+      this.#putsSinceSweep = 0;
+      this.#sweeping = sweepStore(this.path, { maxBytes: this.maxBytes, maxAgeMs: this.maxAgeMs }).finally(
+        () => {
+          this.#sweeping = null;
+        },
+      );
+    }
+    return this.#sweeping;
+  }
+
+  /** Waits for a running sweep; the store holds no other resources. */
+  async close(): Promise<void> {
+    await this.#sweeping;
+  }
+
+  async #fanoutFolder(handle: Handle): Promise<string> {
+    const folder = join(this.path, handle.slice(3, 5));
+    if (!this.#readyFolders.has(folder)) {
+      await ensureOwnerOnlyFolder(folder, false);
+      this.#readyFolders.add(folder);
+    }
+    return folder;
+  }
+
+  async #readExisting(path: string): Promise<Buffer | null> {
+    try {
+      return await readFile(path, { flag: READ_FLAGS });
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return null;
+      // A symlink or other oddity under a handle's name is damage: the put replaces it by rename.
+      if (errorCode(error) === 'ELOOP') return Buffer.alloc(0);
+      throw error;
+    }
+  }
+
+  /** True when the existing record already holds `original` (then only touched); throws on a collision. */
+  async #settleExisting(
+    address: ContentAddress,
+    original: Uint8Array,
+    target: string,
+    existing: Buffer,
+  ): Promise<boolean> {
+    const verdict = compareExisting(address, original, existing);
+    if (verdict.kind === 'collision') throw new HandleCollisionError(address.handle);
+    if (verdict.kind === 'damaged') return false;
+    const now = Date.now() / 1000;
+    await utimes(target, now, now).catch(() => {});
+    return true;
+  }
+
+  async #writeAtomically(
+    address: ContentAddress,
+    original: Uint8Array,
+    record: Buffer,
+    folder: string,
+    target: string,
+  ): Promise<void> {
+    const temp = join(folder, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
+    const file = await open(temp, 'wx', FILE_MODE);
+    try {
+      await file.writeFile(record);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    try {
+      await this.#publish(address, original, temp, target);
+    } finally {
+      await unlink(temp).catch(() => {});
+    }
+    await syncFolder(folder);
+  }
+
+  /** Moves a complete, synced temp file into place without ever replacing a good record. */
+  async #publish(address: ContentAddress, original: Uint8Array, temp: string, target: string): Promise<void> {
+    try {
+      await link(temp, target);
+      return;
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'EEXIST') {
+        const existing = await this.#readExisting(target);
+        if (existing !== null && (await this.#settleExisting(address, original, target, existing))) return;
+      } else if (!NO_LINK_CODES.has(code ?? '')) {
+        throw error;
+      }
+    }
+    // The target is absent, damaged (same digest, bad bytes) or links are unsupported: replace by rename.
+    await rename(temp, target);
+  }
+}

@@ -1,0 +1,15 @@
+export { DiskRestoreStore, type DiskRestoreStoreOptions } from './disk-store.js';
+export type { EvictionPolicy, SweepReport } from './disk-sweep.js';
+export {
+  DEFAULT_MEMORY_STORE_MAX_BYTES,
+  MemoryRestoreStore,
+  type MemoryRestoreStoreOptions,
+} from './memory-store.js';
+export {
+  type ClosableRestoreStore,
+  defaultStorePath,
+  openRestoreStore,
+  RESTORE_STORE_BACKENDS,
+} from './open-restore-store.js';
+export { FILE_MODE, FOLDER_MODE, UnsafeStoreFolderError } from './owner-only-folder.js';
+export { RedisRestoreStore, type RedisRestoreStoreOptions } from './redis-store.js';

@@ -1,0 +1,73 @@
+import { handleFor, UnknownHandleError } from '@distil/contract';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { expand } from '../retrieval/expand.js';
+import { MemoryRestoreStore } from './memory-store.js';
+
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+describe('MemoryRestoreStore', () => {
+  it('round-trips any bytes exactly (property, 10,000 cases)', async () => {
+    const store = new MemoryRestoreStore();
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 64 }), async (original) => {
+        const handle = await store.put(original);
+        expect(handle).toBe(handleFor(original));
+        expect(await store.get(handle)).toEqual(original);
+        expect(await store.has(handle)).toBe(true);
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+
+  it('never resolves a forged or malformed handle (property, 10,000 cases)', async () => {
+    const store = new MemoryRestoreStore();
+    const held = new Set<string>();
+    for (let i = 0; i < 50; i += 1) held.add(await store.put(bytes(`original ${i}`)));
+    const forged = fc.oneof(
+      fc.stringMatching(/^dh_[0-9a-f]{12}$/),
+      fc.string({ maxLength: 40 }),
+      fc.stringMatching(/^dh_[0-9a-fA-F]{10,14}$/),
+    );
+    await fc.assert(
+      fc.asyncProperty(forged, async (handle) => {
+        fc.pre(!held.has(handle));
+        await expect(expand(store, handle)).rejects.toBeInstanceOf(UnknownHandleError);
+        await expect(store.get(handle)).rejects.toBeInstanceOf(UnknownHandleError);
+        expect(await store.has(handle)).toBe(false);
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+
+  it('is idempotent and isolates callers from its buffers', async () => {
+    const store = new MemoryRestoreStore();
+    const original = bytes('hello');
+    const handle = await store.put(original);
+    expect(await store.put(bytes('hello'))).toBe(handle);
+    expect(store.size).toBe(5);
+    original[0] = 0;
+    const out = await store.get(handle);
+    out[1] = 0;
+    expect(new TextDecoder().decode(await store.get(handle))).toBe('hello');
+  });
+
+  it('evicts the least recently used originals past maxBytes', async () => {
+    const store = new MemoryRestoreStore({ maxBytes: 30 });
+    const a = await store.put(bytes('a'.repeat(10)));
+    const b = await store.put(bytes('b'.repeat(10)));
+    const c = await store.put(bytes('c'.repeat(10)));
+    await store.get(a); // a is now more recent than b
+    const d = await store.put(bytes('d'.repeat(10)));
+    expect(await store.has(b)).toBe(false);
+    await expect(store.get(b)).rejects.toBeInstanceOf(UnknownHandleError);
+    for (const kept of [a, c, d]) expect(await store.has(kept)).toBe(true);
+    expect(store.size).toBe(30);
+  });
+
+  it('refuses an original larger than the whole bound instead of issuing a dead handle', async () => {
+    const store = new MemoryRestoreStore({ maxBytes: 8 });
+    await expect(store.put(bytes('123456789'))).rejects.toThrow(/exceeds the memory store's maxBytes/);
+    expect(() => new MemoryRestoreStore({ maxBytes: 0 })).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,48 @@
+import { join } from 'node:path';
+import { parseOrThrow, type RestoreStore, RestoreStoreConfig } from '@distil/contract';
+import { distilHome } from '../home.js';
+import { DiskRestoreStore } from './disk-store.js';
+import { MemoryRestoreStore } from './memory-store.js';
+import { RedisRestoreStore } from './redis-store.js';
+
+/** A RestoreStore that holds a resource (a folder sweep, a connection) and must be closed. */
+export type ClosableRestoreStore = RestoreStore & { close(): Promise<void> };
+
+type BackendOpener<T extends RestoreStoreConfig['type']> = (
+  config: Extract<RestoreStoreConfig, { type: T }>,
+  home: string,
+) => Promise<ClosableRestoreStore>;
+
+/** The default folder of the disk store: `<home>/store`. */
+export function defaultStorePath(home: string = distilHome()): string {
+  return join(home, 'store');
+}
+
+/**
+ * Every RestoreStore backend, by the `type` of its config. Each entry knows how to open itself; the
+ * Redis entry loads ioredis only when it is chosen.
+ */
+export const RESTORE_STORE_BACKENDS: Readonly<{ [T in RestoreStoreConfig['type']]: BackendOpener<T> }> =
+  Object.freeze({
+    memory: async () => new MemoryRestoreStore(),
+    disk: (config, home) =>
+      DiskRestoreStore.open({
+        path: config.path ?? defaultStorePath(home),
+        maxBytes: config.maxBytes,
+        maxAgeDays: config.maxAgeDays,
+      }),
+    redis: (config) => RedisRestoreStore.connect({ url: config.url, ttlSeconds: config.ttlSeconds }),
+  });
+
+/**
+ * Opens the RestoreStore a config names (validated here: a bad config raises ValidationError naming the
+ * field). `home` locates the default disk store (`<home>/store`); default `distilHome()`.
+ */
+export async function openRestoreStore(
+  config: RestoreStoreConfig,
+  home: string = distilHome(),
+): Promise<ClosableRestoreStore> {
+  const parsed = parseOrThrow(RestoreStoreConfig, config, 'restoreStore config');
+  const open = RESTORE_STORE_BACKENDS[parsed.type] as BackendOpener<typeof parsed.type>;
+  return open(parsed, home);
+}

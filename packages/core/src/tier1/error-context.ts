@@ -1,0 +1,78 @@
+/**
+ * Context around an error: the lines that explain it. A failure chunk is rarely one line — the test's
+ * source printed above the `E` lines (pytest), the stack frames below the exception (JVM, Ruby, Node),
+ * the expectation continued on the next lines. So a kept error line pulls in its neighbourhood: the line
+ * three before and the two after it, the indented or frame-shaped lines that run on after it (a whole stack
+ * trace, however long: labelled failure chunks include every frame), and the indented or file-naming
+ * lines just above it.
+ */
+
+const FRAME =
+  /^\s*(?:at |File "|from |Caused by|\.\.\. \d+ more|\^|~+|[|│>+-]|@@|#\d+ |\d+[:|.)] |-->|= |note:|help:|\*{2,}|E\s)/;
+// A line that names a file or location (`src/a.ts`, `Foo.java:61`): lists of such lines often sit just
+// above the message that explains them ("Code style issues found in the above file(s)").
+const LOCATION = /^\s*\S*(?:\/|\\|\.[A-Za-z]\w{0,7}\b)/;
+const ALWAYS_AFTER = 2;
+const BEFORE = 3;
+/** Neighbours are pulled in by position only when this short: a 10,000-dot progress line explains nothing. */
+const MAX_NEIGHBOUR_CHARS = 400;
+/** Indented lines above an error (a test's source, a command's arguments) kept at most. */
+const MAX_ABOVE = 40;
+/** A runaway continuation (an indented listing that never ends) is cut here. */
+const MAX_CONTINUATION = 20_000;
+
+// A passing test in an indented listing (mocha, jest, cargo) ends an error's continuation.
+const PASSED = /^\s*(?:✓|✔|√|PASS\b|ok\b|passed\b)/;
+
+/** Columns of leading whitespace (a tab counts as four). */
+export function indentOf(line: string): number {
+  let width = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32) width++;
+    else if (c === 9) width += 4;
+    else break;
+  }
+  return width;
+}
+
+/**
+ * Whether a line continues the message of an error indented by `baseIndent`: a stack frame or a marker
+ * of one, or a line indented deeper than the error that is not a passing test.
+ */
+export function isContinuation(line: string, baseIndent = 0): boolean {
+  if (line.length === 0) return false;
+  if (FRAME.test(line)) return true;
+  return indentOf(line) > baseIndent && !PASSED.test(line);
+}
+
+/**
+ * Marks, in `keep`, the context of each error line flagged in `errors`. `lines` are the analysed view
+ * of the block (terminal colour codes removed).
+ */
+export function keepErrorContext(lines: readonly string[], errors: Uint8Array, keep: Uint8Array): void {
+  const n = lines.length;
+  let reach = -1; // the furthest line already covered by an earlier error's continuation
+  for (let i = 0; i < n; i++) {
+    if (errors[i] === 0) continue;
+    const base = indentOf(lines[i]!);
+    for (let b = i - 1, taken = 0; b >= 0 && taken < MAX_ABOVE; b--, taken++) {
+      const line = lines[b]!;
+      const continues = isContinuation(line, base) || LOCATION.test(line);
+      if (b < i - BEFORE && !continues) break;
+      if (continues || line.length <= MAX_NEIGHBOUR_CHARS) keep[b] = 1;
+    }
+    // lines up to `reach` are already kept: resume the scan there, which keeps the whole pass linear
+    let j = Math.max(i + 1, reach);
+    for (; j < n && j <= i + ALWAYS_AFTER; j++) {
+      if (lines[j]!.length <= MAX_NEIGHBOUR_CHARS || isContinuation(lines[j]!, base)) keep[j] = 1;
+    }
+    while (j < n && j <= i + MAX_CONTINUATION) {
+      // one blank line inside a trace does not end it when the trace goes on after it
+      const next = lines[j]!.length === 0 && j + 1 < n && isContinuation(lines[j + 1]!, base) ? j + 1 : j;
+      if (!isContinuation(lines[next]!, base)) break;
+      for (; j <= next; j++) keep[j] = 1;
+    }
+    reach = Math.max(reach, j);
+  }
+}

@@ -1,0 +1,29 @@
+import { DECISION_MARKER } from '@distil/contract';
+
+/**
+ * Verdict lines carry a run's outcome: test summaries, build results, exit statuses. They are always
+ * kept and exempt from noise dedup (spec/threat-model.txt, decoy_verdict_flood: that exemption is why a
+ * flood of fake verdicts denies savings rather than hiding the real one).
+ */
+const VERDICT = new RegExp(
+  [
+    String.raw`\b\d+ (?:passed|failed|failing|passing|errors?|skipped|pending|broken)\b.*\b(?:passed|failed|in \d|errors?|skipped)\b`,
+    String.raw`^\s*(?:=+|-+)?\s*(?:\d+ (?:passed|failed)|short test summary|FAILURES|ERRORS)\b`,
+    String.raw`\bTests? (?:run|Suites|Files)?:\s*\d+`,
+    String.raw`\b(?:Tests run|Failures|Errors):\s*\d+,`,
+    String.raw`\btest result: (?:ok|FAILED)\b`,
+    String.raw`\bBUILD (?:SUCCESS|FAILURE|FAILED|SUCCESSFUL)\b`,
+    String.raw`\b(?:FAILED|OK) \((?:failures|errors|tests?)[=\s]`,
+    String.raw`\bRan \d+ tests? in\b`,
+    String.raw`\b(?:Process completed|exited|finished) with (?:exit )?(?:code|status) \d+`,
+    String.raw`The command ".*" exited with \d+`,
+    String.raw`^\s*(?:FAIL|FAILED|PASS|ok|not ok)\s+\S`,
+    String.raw`\bnpm ERR! code\b`,
+    String.raw`\b(?:Done|Finished|Completed) in \d`,
+  ].join('|'),
+);
+
+/** Whether a line carries a decision marker or a run's verdict. */
+export function isVerdict(line: string): boolean {
+  return line.includes(DECISION_MARKER) || VERDICT.test(line);
+}

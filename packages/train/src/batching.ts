@@ -1,0 +1,105 @@
+import type { TokenBatch } from './bert-forward.js';
+import { seededRandom } from './bert-params.js';
+
+/** One training line, tokenized: `[CLS] pieces [SEP]` and its keep label. */
+export interface EncodedLine {
+  readonly ids: Int32Array;
+  /** 1 = keep. Every token of the line (specials included) carries this label. */
+  readonly label: 0 | 1;
+}
+
+/** How batches are cut. */
+export interface BatchShape {
+  /** Padded tokens per batch (rows × longest row); default 2048, i.e. 32 rows of 64. */
+  readonly tokenBudget: number;
+  /** Most rows per batch; default 128. */
+  readonly maxRows: number;
+}
+
+export const DEFAULT_BATCH_SHAPE: BatchShape = Object.freeze({ tokenBudget: 2048, maxRows: 128 });
+
+function shuffle<T>(items: T[], random: () => number): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j] as T, items[i] as T];
+  }
+  return items;
+}
+
+/**
+ * Groups lines of similar length so padding stays small (lines in a corpus range from 3 to 64+ pieces),
+ * then fills each batch up to the token budget: short lines make tall batches, long lines short ones, and
+ * every step costs about the same. With a seed, ties are broken and batch order shuffled for that seed
+ * (a new seed per epoch); without one, the order is by length (evaluation).
+ */
+export function lengthGroupedBatches<T extends EncodedLine>(
+  lines: readonly T[],
+  shape: BatchShape = DEFAULT_BATCH_SHAPE,
+  seed?: number,
+): T[][] {
+  const random = seed === undefined ? undefined : seededRandom(seed);
+  const order = random ? shuffle([...lines], random) : [...lines];
+  order.sort((a, b) => a.ids.length - b.ids.length);
+  const batches: T[][] = [];
+  let current: T[] = [];
+  for (const line of order) {
+    const longest = Math.max(line.ids.length, current.at(-1)?.ids.length ?? 0);
+    if (current.length > 0 && ((current.length + 1) * longest > shape.tokenBudget || current.length >= shape.maxRows)) {
+      batches.push(current);
+      current = [];
+    }
+    current.push(line);
+  }
+  if (current.length > 0) batches.push(current);
+  return random ? shuffle(batches, random) : batches;
+}
+
+/** Pads lines to the longest one: [PAD] ids and mask 0 after each line, every real token labelled. */
+export function padBatch(lines: readonly EncodedLine[], padId = 0): TokenBatch {
+  const seqLen = Math.max(1, ...lines.map((l) => l.ids.length));
+  const rows = lines.length;
+  const ids = new Int32Array(rows * seqLen).fill(padId);
+  const mask = new Int32Array(rows * seqLen);
+  const labels = new Uint8Array(rows * seqLen);
+  lines.forEach((line, r) => {
+    const base = r * seqLen;
+    ids.set(line.ids, base);
+    mask.fill(1, base, base + line.ids.length);
+    labels.fill(line.label, base, base + line.ids.length);
+  });
+  return { rows, seqLen, ids, mask, labels };
+}
+
+/** Unpadded tokens in a set of lines. */
+export function tokenCount(lines: readonly EncodedLine[]): number {
+  let n = 0;
+  for (const line of lines) n += line.ids.length;
+  return n;
+}
+
+/**
+ * Per-line score from per-token keep-probabilities: the mean of the top-3 (or all, when fewer) over the
+ * line's own pieces, [CLS] and [SEP] excluded; a blank line is scored on its two specials. The codec's
+ * TransformerKeepModel aggregates exactly this way, and the spec calls top-3 more robust than a plain mean
+ * on mixed-content lines. `rowStart` is where the line's [CLS] sits, `length` counts the specials.
+ */
+export function lineScoreTop3(probs: Float32Array, rowStart: number, length: number): number {
+  const from = length > 2 ? rowStart + 1 : rowStart;
+  const to = length > 2 ? rowStart + length - 1 : rowStart + length;
+  let a = -1;
+  let b = -1;
+  let c = -1;
+  for (let i = from; i < to; i++) {
+    const p = probs[i] as number;
+    if (p > a) {
+      c = b;
+      b = a;
+      a = p;
+    } else if (p > b) {
+      c = b;
+      b = p;
+    } else if (p > c) c = p;
+  }
+  const n = Math.min(3, to - from);
+  return n <= 0 ? 0 : (a + (n > 1 ? b : 0) + (n > 2 ? c : 0)) / n;
+}

@@ -1,0 +1,206 @@
+import { AdamW, linearSchedule } from './adamw.js';
+import type { TokenBatch } from './bert-forward.js';
+import type { BertParams } from './bert-params.js';
+import {
+  type BatchShape,
+  DEFAULT_BATCH_SHAPE,
+  type EncodedLine,
+  lengthGroupedBatches,
+  lineScoreTop3,
+  padBatch,
+  tokenCount,
+} from './batching.js';
+import type { GradientEngine } from './gradient-engine.js';
+
+/** What one epoch did. */
+export interface EpochSummary {
+  readonly epoch: number;
+  readonly epochs: number;
+  /** Mean weighted token loss over the epoch's training steps. */
+  readonly trainLoss: number;
+  /** Mean weighted token loss on the dev split (NaN without one). */
+  readonly devLoss: number;
+  /** Line-level F1 on the dev split at the 0.5 threshold (NaN without one). */
+  readonly devF1: number;
+  readonly seconds: number;
+  /** Unpadded training tokens per second of wall time. */
+  readonly tokensPerSecond: number;
+  /** Whether this epoch's dev loss was the best so far (its parameters are the ones kept). */
+  readonly best: boolean;
+}
+
+/** Hooks for progress display; every one optional. */
+export interface TrainingObserver {
+  epochStart?(epoch: number, epochs: number, steps: number): void;
+  step?(done: number, loss: number, tokensPerSecond: number): void;
+  epochEnd?(summary: EpochSummary): void;
+}
+
+export interface BertTrainingOptions {
+  readonly engine: GradientEngine;
+  readonly epochs: number;
+  readonly learningRate: number;
+  /** Loss weight of keep tokens (default 1); >1 counters a corpus where few lines are kept. */
+  readonly keepWeight?: number;
+  /** Stop after this many epochs without a better dev loss (default 2). */
+  readonly patience?: number;
+  readonly batchShape?: BatchShape;
+  /** Seed of batch order (epoch e uses seed + e). */
+  readonly seed?: number;
+  /** Stop an epoch after this many steps (benchmarks; default: the whole epoch). */
+  readonly maxStepsPerEpoch?: number;
+  readonly observer?: TrainingObserver;
+}
+
+/** The trained (best-on-dev) parameters and the per-epoch history. */
+export interface BertTrainingResult {
+  readonly params: BertParams;
+  readonly history: readonly EpochSummary[];
+  readonly stoppedEarly: boolean;
+}
+
+/** Per-line keep scores (mean of top-3 token probabilities) for encoded lines, in their order. */
+export async function scoreEncodedLines(
+  engine: GradientEngine,
+  params: BertParams,
+  lines: readonly EncodedLine[],
+  shape: BatchShape = DEFAULT_BATCH_SHAPE,
+): Promise<Float32Array> {
+  const indexed = lines.map((line, index) => ({ ...line, index }));
+  const groups = lengthGroupedBatches(indexed, shape);
+  const probs = await engine.keepProbabilities(
+    params,
+    groups.map((g) => padBatch(g)),
+  );
+  const scores = new Float32Array(lines.length);
+  groups.forEach((group, b) => {
+    const p = probs[b] as Float32Array;
+    const seqLen = p.length / group.length;
+    group.forEach((line, r) => {
+      scores[line.index] = lineScoreTop3(p, r * seqLen, line.ids.length);
+    });
+  });
+  return scores;
+}
+
+/** Line-level F1 of keep-scores against labels at the 0.5 threshold. */
+function lineF1(scores: Float32Array, lines: readonly EncodedLine[]): number {
+  let tp = 0;
+  let wrong = 0;
+  lines.forEach((line, i) => {
+    const keep = (scores[i] as number) >= 0.5;
+    if (keep && line.label) tp++;
+    else if (keep || line.label) wrong++;
+  });
+  return tp === 0 ? 0 : (2 * tp) / (2 * tp + wrong);
+}
+
+async function evaluateDev(
+  engine: GradientEngine,
+  params: BertParams,
+  dev: readonly EncodedLine[],
+  keepWeight: number,
+  shape: BatchShape,
+): Promise<[number, number]> {
+  const indexed = dev.map((line, index) => ({ ...line, index }));
+  const groups = lengthGroupedBatches(indexed, shape);
+  const probs = await engine.keepProbabilities(
+    params,
+    groups.map((g) => padBatch(g)),
+  );
+  const scores = new Float32Array(dev.length);
+  let loss = 0;
+  let weight = 0;
+  groups.forEach((group, b) => {
+    const p = probs[b] as Float32Array;
+    const seqLen = p.length / group.length;
+    group.forEach((line, r) => {
+      const w = line.label ? keepWeight : 1;
+      for (let t = 0; t < line.ids.length; t++) {
+        const q = Math.min(Math.max(p[r * seqLen + t] as number, 1e-7), 1 - 1e-7);
+        loss -= w * Math.log(line.label ? q : 1 - q);
+        weight += w;
+      }
+      scores[line.index] = lineScoreTop3(p, r * seqLen, line.ids.length);
+    });
+  });
+  return [weight > 0 ? loss / weight : Number.NaN, lineF1(scores, dev)];
+}
+
+/**
+ * Fine-tunes `params` in place for token classification: length-grouped batches, `engine.parallelism`
+ * batches per step (their gradients summed, then divided by the step's total loss weight), AdamW with
+ * warm-up and linear decay, and early stopping on dev loss. Returns the best parameters seen.
+ */
+export async function trainBert(
+  params: BertParams,
+  train: readonly EncodedLine[],
+  dev: readonly EncodedLine[],
+  options: BertTrainingOptions,
+): Promise<BertTrainingResult> {
+  const { engine, epochs, observer } = options;
+  const keepWeight = options.keepWeight ?? 1;
+  const patience = options.patience ?? 2;
+  const shape = options.batchShape ?? DEFAULT_BATCH_SHAPE;
+  const seed = options.seed ?? 1;
+  if (train.length === 0) throw new Error('no training lines');
+  const stepsPerEpoch = (batches: number) => {
+    const steps = Math.ceil(batches / engine.parallelism);
+    return options.maxStepsPerEpoch ? Math.min(steps, options.maxStepsPerEpoch) : steps;
+  };
+  const firstEpochBatches = lengthGroupedBatches(train, shape, seed).length;
+  const schedule = linearSchedule(options.learningRate, stepsPerEpoch(firstEpochBatches) * epochs);
+  const optimizer = new AdamW(params, { learningRate: options.learningRate });
+  const history: EpochSummary[] = [];
+  let best: BertParams | undefined;
+  let bestLoss = Number.POSITIVE_INFINITY;
+  let sinceBest = 0;
+  for (let epoch = 1; epoch <= epochs; epoch++) {
+    const batches = lengthGroupedBatches(train, shape, seed + epoch);
+    const steps = stepsPerEpoch(batches.length);
+    observer?.epochStart?.(epoch, epochs, steps);
+    const started = performance.now();
+    let lossSum = 0;
+    let weightSum = 0;
+    let tokens = 0;
+    for (let s = 0; s < steps; s++) {
+      const group = batches.slice(s * engine.parallelism, (s + 1) * engine.parallelism);
+      const padded: TokenBatch[] = group.map((g) => padBatch(g));
+      const r = await engine.gradients(params, padded, keepWeight);
+      if (r.weightSum > 0) {
+        for (let i = 0; i < r.grad.length; i++) r.grad[i] = (r.grad[i] as number) / r.weightSum;
+        optimizer.apply(params, r.grad, schedule(optimizer.steps));
+      }
+      lossSum += r.lossSum;
+      weightSum += r.weightSum;
+      tokens += group.reduce((n, g) => n + tokenCount(g), 0);
+      const elapsed = (performance.now() - started) / 1000;
+      observer?.step?.(s + 1, weightSum > 0 ? lossSum / weightSum : 0, tokens / Math.max(elapsed, 1e-9));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const [devLoss, devF1] =
+      dev.length > 0 ? await evaluateDev(engine, params, dev, keepWeight, shape) : [Number.NaN, Number.NaN];
+    const improved = dev.length === 0 || devLoss < bestLoss;
+    if (improved) {
+      bestLoss = devLoss;
+      best = params.clone();
+      sinceBest = 0;
+    } else sinceBest++;
+    const summary: EpochSummary = {
+      epoch,
+      epochs,
+      trainLoss: weightSum > 0 ? lossSum / weightSum : Number.NaN,
+      devLoss,
+      devF1,
+      seconds,
+      tokensPerSecond: tokens / Math.max(seconds, 1e-9),
+      best: improved,
+    };
+    history.push(summary);
+    observer?.epochEnd?.(summary);
+    if (sinceBest >= patience && epoch < epochs) {
+      return { params: best ?? params, history, stoppedEarly: true };
+    }
+  }
+  return { params: best ?? params, history, stoppedEarly: false };
+}

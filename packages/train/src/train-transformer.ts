@@ -1,0 +1,231 @@
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ContentKind } from '@distil/contract';
+import { TransformerKeepModel } from '@distil/codec/transformer';
+import { loadBaseCheckpoint, trimEmbeddingRows } from './base-checkpoint.js';
+import { type BertDims, DEFAULT_DIMS } from './bert-config.js';
+import { type BertParams, initBertParams } from './bert-params.js';
+import { type EpochSummary, trainBert } from './bert-trainer.js';
+import { type EncodedLine, padBatch } from './batching.js';
+import { evaluateOnHeldOut, salienceModel, trainLogisticOn } from './evaluate-models.js';
+import type { GradientEngine } from './gradient-engine.js';
+import { InProcessGradientEngine } from './gradient-engine.js';
+import { batchLogits } from './gradient-step.js';
+import { type EvaluationRow, formatEvaluationTable } from './keep-metrics.js';
+import { type LabelAgreement, labelAgreement, labelCorpusLines, SALIENCE_KEEP_THRESHOLD } from './line-dataset.js';
+import { writeModelFolder } from './model-folder-writer.js';
+import { checkOnnxParity, type ParityReport } from './onnx-parity.js';
+import { readTraceCorpus } from './trace-corpus.js';
+import { buildTrainingData, type TrainingLabels } from './training-data.js';
+import { progressObserver } from './training-progress.js';
+import { type BackendPreference, ensureBackend } from './tfjs-runtime.js';
+import { bertBaseUncasedVocabulary, type Vocabulary } from './vocabulary.js';
+import { WorkerGradientEngine } from './worker-gradient-engine.js';
+
+/** Options of {@link trainTransformer}; every optional one says its default. */
+export interface TrainTransformerOptions {
+  /** Corpus folders: text/log files, trajectories, optionally a labels.jsonl. */
+  readonly corpus: readonly string[];
+  /** Output model folder (created). */
+  readonly out: string;
+  /** Default 3. */
+  readonly epochs?: number;
+  /** A local checkpoint folder (config.json + model.safetensors [+ vocab.txt]) to fine-tune from. */
+  readonly base?: string;
+  /** Cap on training lines (evenly sampled); default all. */
+  readonly maxLines?: number;
+  /** Longest sequence, [CLS] and [SEP] included; default 64. */
+  readonly seqLen?: number;
+  /** Model shape for random initialisation (not with `base`): defaults 2 layers, hidden 128, 2 heads, 512. */
+  readonly layers?: number;
+  readonly hidden?: number;
+  readonly heads?: number;
+  readonly intermediate?: number;
+  /** Trim the vocabulary to the pieces the training lines use; default on without `base`, off with it. */
+  readonly trimVocabulary?: boolean;
+  /** Which labels to learn; default `auto` (decision labels when the corpus has them). */
+  readonly labels?: TrainingLabels;
+  /** Only lines of these kinds; default all. */
+  readonly kinds?: readonly ContentKind[];
+  /** Peak learning rate; default 1e-3 from random init, 1e-4 from a base. */
+  readonly learningRate?: number;
+  /** Epochs without a better dev loss before stopping; default 2. */
+  readonly patience?: number;
+  /** Worker threads (1 = train on this thread); default 2. */
+  readonly threads?: number;
+  readonly backend?: BackendPreference;
+  /** Keep threshold used for every model in the evaluation; default 0.6 (the compression core's). */
+  readonly threshold?: number;
+  /** Seed of initialisation and batch order; default 42. */
+  readonly seed?: number;
+  /** Summary lines (stdout). */
+  readonly log?: (line: string) => void;
+  /** Where the progress bar draws (stderr); none when absent or not a TTY. */
+  readonly progress?: NodeJS.WriteStream;
+}
+
+/** Everything `metrics.json` records. */
+export interface TrainTransformerReport {
+  readonly out: string;
+  readonly corpus: { readonly roots: readonly string[]; readonly textFiles: number; readonly trajectories: number; readonly lines: number };
+  readonly labelSource: string;
+  readonly tokenLabels: string;
+  readonly agreement: LabelAgreement;
+  readonly split: { readonly train: number; readonly trainAvailable: number; readonly dev: number; readonly test: number };
+  readonly model: BertDims & { readonly parameters: number; readonly base: string | null; readonly trimmedVocabulary: boolean };
+  readonly training: { readonly backend: string; readonly threads: number; readonly learningRate: number; readonly seqLen: number; readonly history: readonly EpochSummary[]; readonly stoppedEarly: boolean; readonly seconds: number };
+  readonly parity: ParityReport;
+  readonly threshold: number;
+  readonly evaluation: readonly EvaluationRow[];
+  readonly files: Readonly<Record<string, number>>;
+}
+
+function startParams(options: TrainTransformerOptions, vocabulary: Vocabulary, sourceIds: Int32Array | undefined, base: ReturnType<typeof loadBaseCheckpoint> | undefined): BertParams {
+  const seed = options.seed ?? 42;
+  if (base) return sourceIds ? trimEmbeddingRows(base.params, sourceIds) : base.params;
+  const dims: BertDims = {
+    ...DEFAULT_DIMS,
+    vocabSize: vocabulary.size,
+    hiddenSize: options.hidden ?? DEFAULT_DIMS.hiddenSize,
+    numLayers: options.layers ?? DEFAULT_DIMS.numLayers,
+    numHeads: options.heads ?? DEFAULT_DIMS.numHeads,
+    intermediateSize: options.intermediate ?? DEFAULT_DIMS.intermediateSize,
+  };
+  if (dims.hiddenSize % dims.numHeads !== 0) {
+    throw new Error(`--hidden ${dims.hiddenSize} must be a multiple of --heads ${dims.numHeads}`);
+  }
+  return initBertParams(dims, seed, vocabulary.padId);
+}
+
+/** A padded batch of up to 8 lines of spread-out lengths: the parity check's input. */
+function parityLines(lines: readonly EncodedLine[]): EncodedLine[] {
+  const sorted = [...lines].sort((a, b) => a.ids.length - b.ids.length);
+  const n = Math.min(8, sorted.length);
+  return Array.from({ length: n }, (_, i) => sorted[Math.floor((i * (sorted.length - 1)) / Math.max(1, n - 1))] as EncodedLine);
+}
+
+/**
+ * The whole `distil train-transformer` job: corpus → lines with both label sources → SHA-256 split →
+ * WordPiece (bert-base-uncased, optionally trimmed) → BERT token classification in tfjs (worker threads,
+ * early stopping) → model folder with ONNX export → parity check (onnxruntime vs tfjs within 1e-4) →
+ * evaluation of salience, logistic and transformer on the held-out split → `metrics.json`.
+ */
+export async function trainTransformer(options: TrainTransformerOptions): Promise<TrainTransformerReport> {
+  const log = options.log ?? (() => {});
+  const started = performance.now();
+  const out = resolve(options.out);
+  const seqLen = options.seqLen ?? 64;
+  if (options.base && [options.layers, options.hidden, options.heads, options.intermediate].some((v) => v !== undefined)) {
+    throw new Error('--layers/--hidden/--heads/--intermediate cannot be combined with --base: its config.json sets the shape');
+  }
+  const base = options.base ? loadBaseCheckpoint(resolve(options.base), options.seed ?? 42) : undefined;
+  if (base && seqLen > base.dims.maxPositions) {
+    throw new Error(`--seq-len ${seqLen} exceeds the base's max_position_embeddings ${base.dims.maxPositions}`);
+  }
+  const fullVocabulary = base?.vocabulary ?? bertBaseUncasedVocabulary();
+  const common = bertBaseUncasedVocabulary();
+  const corpus = readTraceCorpus(options.corpus.map((c) => resolve(c)), (word) => common.has(word));
+  const lines = labelCorpusLines(corpus);
+  const agreement = labelAgreement(lines);
+  const data = buildTrainingData(lines, fullVocabulary, {
+    labels: options.labels ?? 'auto',
+    seqLen,
+    trimVocabulary: options.trimVocabulary ?? !base,
+    ...(options.maxLines ? { maxLines: options.maxLines } : {}),
+    ...(options.kinds ? { kinds: options.kinds } : {}),
+  });
+  log(
+    `Corpus: ${corpus.textFiles} text files, ${corpus.trajectories} trajectories, ${lines.length} lines; ` +
+      `training on ${data.labelSource} labels: ${data.train.length} train / ${data.dev.length} dev / ${data.test.length} test lines`,
+  );
+  if (agreement.lines > 0) {
+    log(
+      `Label agreement (salience vs decision) on ${agreement.lines} lines: ${(agreement.agreement * 100).toFixed(1)}%, ` +
+        `kappa ${agreement.kappa.toFixed(3)}`,
+    );
+  }
+  let params = startParams(options, data.vocabulary, data.sourceIds, base);
+  const threads = options.threads ?? 2;
+  const learningRate = options.learningRate ?? (base ? 1e-4 : 1e-3);
+  const engine: GradientEngine =
+    threads > 1
+      ? await WorkerGradientEngine.start(params.dims, params.count, threads, options.backend ?? 'auto')
+      : await InProcessGradientEngine.start(options.backend ?? 'auto');
+  let result: Awaited<ReturnType<typeof trainBert>>;
+  const trainStarted = performance.now();
+  try {
+    result = await trainBert(params, data.train, data.dev, {
+      engine,
+      epochs: options.epochs ?? 3,
+      learningRate,
+      patience: options.patience ?? 2,
+      seed: options.seed ?? 42,
+      observer: progressObserver({ log, ...(options.progress ? { bar: options.progress } : {}) }),
+    });
+  } finally {
+    await engine.close();
+  }
+  const trainSeconds = (performance.now() - trainStarted) / 1000;
+  params = result.params;
+
+  const { onnx, files } = writeModelFolder(out, params, data.vocabulary, seqLen);
+  log(`Exported ONNX to ${join(out, 'onnx', 'model.onnx')}`);
+  await ensureBackend(options.backend ?? 'auto');
+  const parityBatch = padBatch(parityLines(data.test.length > 0 ? data.test.map((l) => ({ ids: data.tokenizer.encode(l.text, seqLen), label: 0 })) : data.train));
+  const parity = await checkOnnxParity(onnx, parityBatch, batchLogits(params, parityBatch));
+  if (!parity.ok) {
+    throw new Error(
+      `ONNX export does not match tfjs: max |Δlogit| ${parity.maxAbsDiff.toExponential(2)} > ${parity.tolerance} ` +
+        `on a padded batch of ${parity.rows}×${parity.seqLen}`,
+    );
+  }
+  log(`Parity: onnxruntime vs tfjs max |Δlogit| ${parity.maxAbsDiff.toExponential(2)} on a padded ${parity.rows}×${parity.seqLen} batch`);
+
+  const threshold = options.threshold ?? SALIENCE_KEEP_THRESHOLD;
+  const transformer = await TransformerKeepModel.fromPretrained(out, { intraOpThreads: threads });
+  let evaluation: EvaluationRow[];
+  try {
+    evaluation = await evaluateOnHeldOut(
+      [
+        { name: 'salience', model: salienceModel() },
+        { name: 'logistic', model: trainLogisticOn(lines) },
+        { name: 'transformer', model: transformer },
+      ],
+      data.test,
+      threshold,
+    );
+  } finally {
+    await transformer.release();
+  }
+  const report: TrainTransformerReport = {
+    out,
+    corpus: { roots: corpus.roots, textFiles: corpus.textFiles, trajectories: corpus.trajectories, lines: lines.length },
+    labelSource: data.labelSource,
+    tokenLabels: 'every token of a keep line ([CLS] and [SEP] included) is labelled 1; padding is ignored by the loss',
+    agreement,
+    split: { train: data.train.length, trainAvailable: data.availableTrainLines, dev: data.dev.length, test: data.test.length },
+    model: { ...params.dims, parameters: params.count, base: options.base ? resolve(options.base) : null, trimmedVocabulary: Boolean(data.sourceIds) },
+    training: {
+      backend: engine.backend,
+      threads: engine.parallelism,
+      learningRate,
+      seqLen,
+      history: result.history,
+      stoppedEarly: result.stoppedEarly,
+      seconds: trainSeconds,
+    },
+    parity,
+    threshold,
+    evaluation,
+    files,
+  };
+  writeFileSync(join(out, 'metrics.json'), `${JSON.stringify(report, null, 2)}\n`);
+  log('');
+  log(`Held-out evaluation (keep when score >= ${threshold}):`);
+  log(formatEvaluationTable(evaluation));
+  const mine = evaluation.find((r) => r.model === 'transformer' && r.labels === data.labelSource);
+  if (mine) log(`Accuracy=${mine.metrics.accuracy.toFixed(4)}  F1=${mine.metrics.f1.toFixed(4)}  (${data.labelSource} labels)`);
+  log(`Metrics written to ${join(out, 'metrics.json')} (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
+  log(`Load with: TransformerKeepModel.fromPretrained('${out}')  or config {"keepModel": {"type": "transformer", "model": "${out}"}}`);
+  return report;
+}
