@@ -88,11 +88,41 @@ function errorformatCases(): Case[] {
     }));
 }
 
+/** The bundled dataset: every file's labelled keep lines (labels.jsonl, 1-based, split on '\n'). */
+function bundledCases(): Case[] {
+  const base = join(import.meta.dirname, '../datasets/generated');
+  if (!existsSync(join(base, 'labels.jsonl'))) return [];
+  return readText(join(base, 'labels.jsonl'))
+    .split('\n')
+    .filter(Boolean)
+    .map((row) => JSON.parse(row) as { file: string; keep: number[] })
+    .map(({ file, keep }) => {
+      const lines = readText(join(base, file)).split('\n');
+      return { set: 'bundled', path: join(base, file), wanted: keep.map((n) => lines[n - 1] ?? '') };
+    });
+}
+
 const config = DistilConfig.parse({});
 const keepModel = await loadKeepModel(config.keepModel);
 const store = new MemoryRestoreStore();
-const cases = [...cidiffCases(), ...labelledCases('logchunks'), ...labelledCases('bugswarm_gha_logs'), ...errorformatCases()];
-type Totals = { files: number; seen: number; total: number; before: number; after: number; lossless: number; bigBefore: number; bigAfter: number; exact: number };
+const cases = [
+  ...bundledCases(),
+  ...cidiffCases(),
+  ...labelledCases('logchunks'),
+  ...labelledCases('bugswarm_gha_logs'),
+  ...errorformatCases(),
+];
+type Totals = {
+  files: number;
+  seen: number;
+  total: number;
+  before: number;
+  after: number;
+  lossless: number;
+  bigBefore: number;
+  bigAfter: number;
+  exact: number;
+};
 const per = new Map<string, Totals>();
 const taken = new Map<string, number>();
 const lost: string[] = [];
@@ -112,13 +142,25 @@ for (const c of cases) {
   const wanted = c.wanted.map(norm).filter(Boolean);
   const seen = wanted.filter((w) => outText.includes(w) || outMasked.includes(masked(w))).length;
   if (seen < wanted.length) {
-    lost.push(`${c.set} ${c.path.slice(tools.length + 1)}: ${wanted.length - seen}/${wanted.length} not visible`);
+    lost.push(
+      `${c.set} ${c.path.slice(tools.length + 1)}: ${wanted.length - seen}/${wanted.length} not visible`,
+    );
     if (showLost) {
       const missing = wanted.filter((w) => !outText.includes(w) && !outMasked.includes(masked(w)));
       for (const w of missing.slice(0, 6)) lost.push(`    ${JSON.stringify(w.slice(0, 160))}`);
     }
   }
-  const t = per.get(c.set) ?? { files: 0, seen: 0, total: 0, before: 0, after: 0, lossless: 0, bigBefore: 0, bigAfter: 0, exact: 0 };
+  const t = per.get(c.set) ?? {
+    files: 0,
+    seen: 0,
+    total: 0,
+    before: 0,
+    after: 0,
+    lossless: 0,
+    bigBefore: 0,
+    bigAfter: 0,
+    exact: 0,
+  };
   const before = countTokens(text);
   const after = countTokens(out.text);
   t.files++;
@@ -146,7 +188,12 @@ const rows = [...per].map(([set, t]) => [
   `${t.exact}/${t.files}`,
 ]);
 const all = [...per.values()].reduce(
-  (a, t) => ({ seen: a.seen + t.seen, total: a.total + t.total, bigBefore: a.bigBefore + t.bigBefore, bigAfter: a.bigAfter + t.bigAfter }),
+  (a, t) => ({
+    seen: a.seen + t.seen,
+    total: a.total + t.total,
+    bigBefore: a.bigBefore + t.bigBefore,
+    bigAfter: a.bigAfter + t.bigAfter,
+  }),
   { seen: 0, total: 0, bigBefore: 0, bigAfter: 0 },
 );
 process.stdout.write(`keep model: ${keepModel.id}; corpus: ${corpus}\n\n`);

@@ -52,6 +52,12 @@ export class Clock {
     return this;
   }
 
+  /** Moves backward by `ms` milliseconds (listings that run newest first). */
+  rewind(ms: number): this {
+    this.ms -= Math.max(0, Math.floor(ms));
+    return this;
+  }
+
   /** Moves forward by a random amount between min and max milliseconds. */
   tick(rng: Rng, minMs: number, maxMs: number): this {
     return this.advance(rng.int(minMs, maxMs), rng);

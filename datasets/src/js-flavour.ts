@@ -59,7 +59,7 @@ export function jsProject(rng: Rng, name: string, count = rng.int(6, 14)): JsPro
 }
 
 /** The test file for a source file, in the project's convention. */
-export function testFileFor(rng: Rng, source: string, convention: number): string {
+export function testFileFor(source: string, convention: number): string {
   const dot = source.lastIndexOf('.');
   const base = source.slice(0, dot);
   const ext = source.slice(dot + 1);

@@ -23,7 +23,9 @@ export function jsonLines(value: Json, indent = 2): JsonLine[] {
         return;
       }
       out.push({ text: `${pad(depth)}${prefix}[`, path });
-      v.forEach((item, i) => walk(item, [...path, i], depth + 1, '', i < v.length - 1 ? ',' : ''));
+      v.forEach((item, i) => {
+        walk(item, [...path, i], depth + 1, '', i < v.length - 1 ? ',' : '');
+      });
       out.push({ text: `${pad(depth)}]${suffix}`, path });
       return;
     }
@@ -34,9 +36,9 @@ export function jsonLines(value: Json, indent = 2): JsonLine[] {
         return;
       }
       out.push({ text: `${pad(depth)}${prefix}{`, path });
-      keys.forEach((k, i) =>
-        walk(v[k]!, [...path, k], depth + 1, `${JSON.stringify(k)}: `, i < keys.length - 1 ? ',' : ''),
-      );
+      keys.forEach((k, i) => {
+        walk(v[k]!, [...path, k], depth + 1, `${JSON.stringify(k)}: `, i < keys.length - 1 ? ',' : '');
+      });
       out.push({ text: `${pad(depth)}}${suffix}`, path });
       return;
     }

@@ -29,12 +29,12 @@ export interface PyProject {
   readonly srcPrefix: string;
 }
 
-/** A project with paths in one of the layouts CI runners and laptops use. */
-export function pyProject(rng: Rng, python: string): PyProject {
-  const name = projectName(rng);
+/** A project with paths in one of the layouts CI runners and laptops use; `fixed` pins name and root. */
+export function pyProject(rng: Rng, python: string, fixed?: { name: string; rootdir: string }): PyProject {
+  const name = fixed?.name ?? projectName(rng);
   const pkg = name.replace(/-/g, '_');
   const minor = python.split('.').slice(0, 2).join('.');
-  const rootdir = rng.pick([
+  const drawnRoot = rng.pick([
     `/home/runner/work/${name}/${name}`,
     `/builds/${rng.pick(['platform', 'backend', 'data'])}/${name}`,
     '/app',
@@ -42,6 +42,7 @@ export function pyProject(rng: Rng, python: string): PyProject {
     `/Users/${rng.pick(['dana', 'kenji', 'priya', 'mateo'])}/src/${name}`,
     `/tmp/tmp${rng.alnum(8)}/repo`,
   ]);
+  const rootdir = fixed?.rootdir ?? drawnRoot;
   const sitePackages = rng.pick([
     `/home/runner/.cache/pypoetry/virtualenvs/${name}-${rng.alnum(8)}-py${minor}/lib/python${minor}/site-packages`,
     `/opt/hostedtoolcache/Python/${python}/x64/lib/python${minor}/site-packages`,

@@ -81,7 +81,7 @@ export function loggerName(rng: Rng, format: LogFormat, component: string): stri
   }
 }
 
-/** A routine access-log style line: method, path, status, latency, request id. */
+/** A routine access-log style line: method, path, status, latency, request id (in `idStyle`, see requestId). */
 export function requestLine(
   rng: Rng,
   format: LogFormat,
@@ -89,6 +89,7 @@ export function requestLine(
   component: string,
   host: string,
   status?: number,
+  idStyle?: number,
 ): string {
   const method = rng.weighted([
     ['GET', 6],
@@ -121,7 +122,7 @@ export function requestLine(
     format === 'python'
       ? []
       : [
-          ['request_id', requestId(rng)],
+          ['request_id', requestId(rng, idStyle)],
           ['method', method],
           ['path', path],
           ['status', code],

@@ -44,6 +44,18 @@ export function humanBytes(bytes: number, binary = false): string {
   return unit === 0 ? `${Math.round(value)} ${units[0]}` : `${value.toFixed(1)} ${units[unit]}`;
 }
 
+/**
+ * A pytest short-summary line fitted to the terminal: the node id is never cut; the message after ` - `
+ * is shortened with `...` so the line is at most `width` wide, or dropped when the id alone fills it.
+ */
+export function shortSummaryLine(kind: string, id: string, message: string, width: number): string {
+  const head = `${kind} ${id}`;
+  const full = `${head} - ${message}`;
+  if (full.length <= width) return full;
+  if (head.length + 6 >= width) return head;
+  return `${full.slice(0, width - 3)}...`;
+}
+
 /** ANSI SGR escape for colourised output (`\u001b[31m`). */
 export function sgr(code: string): string {
   return `\u001b[${code}m`;

@@ -17,20 +17,6 @@ export interface DiffLine {
   readonly changed: boolean;
 }
 
-/** Applies non-overlapping edits to `old`, returning the new lines. */
-export function applyEdits(old: readonly string[], edits: readonly Edit[]): string[] {
-  const sorted = [...edits].sort((a, b) => a.at - b.at);
-  const out: string[] = [];
-  let i = 1;
-  for (const e of sorted) {
-    while (i < e.at) out.push(old[i++ - 1]!);
-    out.push(...e.insert);
-    i += e.remove;
-  }
-  while (i <= old.length) out.push(old[i++ - 1]!);
-  return out;
-}
-
 /**
  * The hunks of a unified diff for `edits` on `old`. `heading` finds the text git prints after `@@` (the
  * nearest enclosing function line before the hunk), or null.

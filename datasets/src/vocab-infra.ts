@@ -66,14 +66,11 @@ export function imageRef(rng: Rng, name: string): string {
   return `${rng.pick(REGISTRIES)}/${name}:${tag}`;
 }
 
-/** A GitHub-style repository slug `org/name`. */
-export function repoSlug(rng: Rng, org: string, name: string): string {
-  return `${org}/${name}`;
-}
-
-/** A request id in one of the shapes services use. */
-export function requestId(rng: Rng): string {
-  const style = rng.int(0, 3);
+/**
+ * A request id in one of the shapes services use; pass `style` (0–3) to keep one service's ids in one
+ * shape, as real services do.
+ */
+export function requestId(rng: Rng, style: number = rng.int(0, 3)): string {
   if (style === 0) return rng.uuid();
   if (style === 1) return `req_${rng.alnum(24)}`;
   if (style === 2) return rng.hex(32);

@@ -15,5 +15,8 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
       .map((_, i) => (numeric[i] ? (r[i] ?? '').padStart(widths[i]!) : (r[i] ?? '').padEnd(widths[i]!)))
       .join('  ')
       .trimEnd();
-  return [render(header), widths.map((w) => '-'.repeat(w)).join('  '), ...text.slice(1).map(render)].join('\n') + '\n';
+  return (
+    [render(header), widths.map((w) => '-'.repeat(w)).join('  '), ...text.slice(1).map(render)].join('\n') +
+    '\n'
+  );
 }

@@ -32,12 +32,17 @@ describe('distil (real binary)', () => {
     writeFileSync(join(cwd, 'distil.config.json'), JSON.stringify({ proxy: { port: 9999 } }));
     expect(JSON.parse(runCli(['config', 'check'], { cwd }).stdout).proxy.port).toBe(9999);
     writeFileSync(join(cwd, 'other.json'), JSON.stringify({ proxy: { port: 7777 } }));
-    expect(JSON.parse(runCli(['--config', 'other.json', 'config', 'check'], { cwd }).stdout).proxy.port).toBe(7777);
+    expect(JSON.parse(runCli(['--config', 'other.json', 'config', 'check'], { cwd }).stdout).proxy.port).toBe(
+      7777,
+    );
   });
 
   it('config check lists every error with its field path and exits 1', () => {
     const file = join(dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ keepModel: { type: 'bert' }, restoreStore: { type: 'disk', maxBytes: -5 } }));
+    writeFileSync(
+      file,
+      JSON.stringify({ keepModel: { type: 'bert' }, restoreStore: { type: 'disk', maxBytes: -5 } }),
+    );
     const run = runCli(['config', 'check', file]);
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');

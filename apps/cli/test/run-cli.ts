@@ -14,7 +14,10 @@ export interface CliRun {
 }
 
 /** Runs the `distil` binary in a child process, exactly as `pnpm distil` does (node + tsx loader). */
-export function runCli(args: readonly string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
+): CliRun {
   const result = spawnSync(process.execPath, ['--import', TSX, BIN, ...args], {
     cwd: options.cwd,
     input: options.input,

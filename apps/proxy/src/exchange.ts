@@ -42,7 +42,11 @@ export function upstreamHeaders(exchange: Exchange, rewritten: boolean): Record<
 }
 
 /** POSTs a body to the exchange's upstream at the client's own path, counting the wait as upstream time. */
-export async function postUpstream(exchange: Exchange, body: Buffer, rewritten: boolean): Promise<UpstreamResponse> {
+export async function postUpstream(
+  exchange: Exchange,
+  body: Buffer | string,
+  rewritten: boolean,
+): Promise<UpstreamResponse> {
   const response = await sendUpstream(exchange.rt.agent, {
     method: exchange.req.method ?? 'POST',
     url: upstreamUrl(exchange.upstreamBase, exchange.req.url ?? '/'),

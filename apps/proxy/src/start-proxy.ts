@@ -1,12 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadKeepModel } from '@distil/codec';
-import { DistilConfig, type DistilConfigInput, type KeepModel, parseOrThrow, ProxyConfig, type RestoreStore } from '@distil/contract';
+import {
+  DistilConfig,
+  type DistilConfigInput,
+  type KeepModel,
+  ProxyConfig,
+  parseOrThrow,
+  type RestoreStore,
+} from '@distil/contract';
 import { openRestoreStore } from '@distil/core';
 import { z } from 'zod';
 import { createUpstreamAgent } from './http/upstream.js';
 import type { ProxyRuntime } from './runtime.js';
-import { SavingsLedger, type RequestSavings, type SavingsTotals } from './savings/savings-ledger.js';
+import { type RequestSavings, SavingsLedger, type SavingsTotals } from './savings/savings-ledger.js';
 import { builtInAdminRoutes } from './server/admin-routes.js';
 import { checkBind } from './server/bind-policy.js';
 import { createRequestHandler } from './server/request-handler.js';
@@ -81,7 +88,8 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
 
   const ownedStore = options.store ? null : await openRestoreStore(config.restoreStore, options.home);
   const store = options.store ?? ownedStore!;
-  const keepModel = options.keepModel ?? (await loadKeepModel({ ...config.keepModel, fallback: 'salience' }, log));
+  const keepModel =
+    options.keepModel ?? (await loadKeepModel({ ...config.keepModel, fallback: 'salience' }, log));
   const agent = createUpstreamAgent();
   const ledger = new SavingsLedger(config.pricing);
   if (options.onRequest) ledger.onRecord(options.onRequest);
@@ -97,7 +105,10 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     log,
   };
   const adminRoutes = { ...builtInAdminRoutes(rt), ...options.adminRoutes };
-  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0 }, createRequestHandler(rt, adminRoutes));
+  const server = createServer(
+    { keepAliveTimeout: 65_000, requestTimeout: 0 },
+    createRequestHandler(rt, adminRoutes),
+  );
   try {
     await listen(server, proxy.port, proxy.host);
   } catch (error) {

@@ -9,7 +9,10 @@ const LOG = buildLog(300, 'ci');
 function conversation(): Anthropic.MessageParam[] {
   return [
     { role: 'user', content: 'fix it' },
-    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_run', name: 'bash', input: { cmd: 'make' } }] },
+    {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_run', name: 'bash', input: { cmd: 'make' } }],
+    },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_run', content: LOG }] },
   ];
 }
@@ -33,13 +36,22 @@ describe('Anthropic SDK through the proxy', () => {
   beforeAll(async () => {
     upstream = await new FakeUpstream().start();
     proxy = await startTestProxy(upstream);
-    client = new Anthropic({ apiKey: 'sk-ant-test-key-123', baseURL: proxy.url, maxRetries: 0 });
   });
   afterAll(async () => {
     await proxy.close();
     await upstream.close();
   });
-  beforeEach(() => upstream.reset());
+  // Each test is its own conversation (its own session), whatever ran before it.
+  let testNo = 0;
+  beforeEach(() => {
+    upstream.reset();
+    client = new Anthropic({
+      apiKey: 'sk-ant-test-key-123',
+      baseURL: proxy.url,
+      maxRetries: 0,
+      defaultHeaders: { 'x-distil-session': `test-${++testNo}` },
+    });
+  });
 
   it('compresses tool results, offers the distil tools and reports its overhead', async () => {
     upstream.script({ kind: 'anthropic', content: [{ type: 'text', text: 'The test failed.' }] });
@@ -66,7 +78,11 @@ describe('Anthropic SDK through the proxy', () => {
       content: [{ type: 'text', text: 'Line 150 is the failure.' }],
       usage: { input_tokens: 300, output_tokens: 7 },
     });
-    const message = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: conversation() });
+    const message = await client.messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      messages: conversation(),
+    });
     expect(message.content).toEqual([
       { type: 'text', text: 'Let me look closer.', citations: null },
       { type: 'text', text: 'Line 150 is the failure.', citations: null },
@@ -88,11 +104,17 @@ describe('Anthropic SDK through the proxy', () => {
       kind: 'anthropic',
       content: [{ type: 'text', text: 'Found it: test_widget_150.' }],
     });
-    const stream = client.messages.stream({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: conversation() });
+    const stream = client.messages.stream({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      messages: conversation(),
+    });
     const texts: string[] = [];
     const events: { type: string; index?: number }[] = [];
     stream.on('text', (delta) => texts.push(delta));
-    stream.on('streamEvent', (event) => events.push({ type: event.type, ...('index' in event ? { index: event.index } : {}) }));
+    stream.on('streamEvent', (event) =>
+      events.push({ type: event.type, ...('index' in event ? { index: event.index } : {}) }),
+    );
     const message = await stream.finalMessage();
     expect(message.content.map((part) => part.type)).toEqual(['text', 'text']);
     expect(texts.join('')).toBe('Looking.Found it: test_widget_150.');
@@ -103,16 +125,60 @@ describe('Anthropic SDK through the proxy', () => {
     expect(upstream.received).toHaveLength(2);
   });
 
+  it('streams thinking to the client and sends it back upstream with its signature intact', async () => {
+    upstream.script(
+      (request) => ({
+        kind: 'anthropic',
+        content: [
+          { type: 'thinking', thinking: 'The folded lines hold the failure.', signature: 'c2lnLTE=' },
+          {
+            type: 'tool_use',
+            id: 'toolu_t1',
+            name: 'distil_expand',
+            input: { handle: firstHandle(request.body) },
+          },
+        ],
+      }),
+      { kind: 'anthropic', content: [{ type: 'text', text: 'test_widget_150 fails.' }] },
+    );
+    const stream = client.messages.stream({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      messages: conversation(),
+    });
+    const message = await stream.finalMessage();
+    expect(message.content).toEqual([
+      { type: 'thinking', thinking: 'The folded lines hold the failure.', signature: 'c2lnLTE=' },
+      { type: 'text', text: 'test_widget_150 fails.' },
+    ]);
+    const replayed = upstream.received[1]!.json.messages.at(-2);
+    expect(replayed.content[0]).toEqual({
+      type: 'thinking',
+      thinking: 'The folded lines hold the failure.',
+      signature: 'c2lnLTE=',
+    });
+    expect(replayed.content[1]).toMatchObject({ type: 'tool_use', id: 'toolu_t1', name: 'distil_expand' });
+  });
+
   it('gives the client its own tool calls and keeps the distil results for the next turn', async () => {
     upstream.script((request) => ({
       kind: 'anthropic',
       content: [
         { type: 'text', text: 'Two things.' },
-        { type: 'tool_use', id: 'toolu_d1', name: 'distil_expand', input: { handle: firstHandle(request.body) } },
+        {
+          type: 'tool_use',
+          id: 'toolu_d1',
+          name: 'distil_expand',
+          input: { handle: firstHandle(request.body) },
+        },
         { type: 'tool_use', id: 'toolu_own', name: 'bash', input: { cmd: 'cat widget.ts' } },
       ],
     }));
-    const stream = client.messages.stream({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: conversation() });
+    const stream = client.messages.stream({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      messages: conversation(),
+    });
     const message = await stream.finalMessage();
     expect(message.content).toEqual([
       { type: 'text', text: 'Two things.' },
@@ -129,7 +195,10 @@ describe('Anthropic SDK through the proxy', () => {
       messages: [
         ...conversation(),
         { role: 'assistant', content: message.content },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_own', content: 'export const widget = 3;' }] },
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'toolu_own', content: 'export const widget = 3;' }],
+        },
       ],
     });
     const sent = upstream.received[1]!.json.messages;
@@ -138,13 +207,62 @@ describe('Anthropic SDK through the proxy', () => {
       'distil_expand',
       'bash',
     ]);
-    expect(sent[4].content.map((p: { tool_use_id: string }) => p.tool_use_id)).toEqual(['toolu_d1', 'toolu_own']);
+    expect(sent[4].content.map((p: { tool_use_id: string }) => p.tool_use_id)).toEqual([
+      'toolu_d1',
+      'toolu_own',
+    ]);
     expect(sent[4].content[0].content).toContain('INFO ci step 100');
+  });
+
+  it('keeps an expansion in every later turn, whole, and sends a re-read of it whole', async () => {
+    upstream.script(expandFirstHandle('Checking.', 'toolu_sticky'), {
+      kind: 'anthropic',
+      content: [{ type: 'text', text: 'Done.' }],
+    });
+    const first = await client.messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      messages: conversation(),
+    });
+    const expansion = upstream.received[1]!.json.messages.at(-1).content[0].content as string;
+    upstream.script({ kind: 'anthropic', content: [{ type: 'text', text: 'ok' }] });
+    await client.messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      messages: [
+        ...conversation(),
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: [{ type: 'text', text: 'and again' }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 'toolu_again', name: 'bash', input: { cmd: 'make' } }],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_again', content: LOG }] },
+      ],
+    });
+    const sent = upstream.received[2]!.json.messages;
+    // The distil exchange is back where it happened, with the expansion byte for byte.
+    expect(sent[3].content.map((p: { type: string; name?: string }) => p.name ?? p.type)).toEqual([
+      'text',
+      'distil_expand',
+    ]);
+    expect(sent[4].content[0]).toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'toolu_sticky',
+      content: expansion,
+    });
+    expect(sent[5].content).toEqual([{ type: 'text', text: 'Done.', citations: null }]);
+    // The same output read again is sent whole: its folded lines were asked for once already.
+    expect(sent.at(-1).content[0].content).toBe(LOG);
   });
 
   it('stops at the loop cap without showing a distil call', async () => {
     for (let i = 0; i < 6; i++) upstream.script(expandFirstHandle(`round ${i}.`, `toolu_cap${i}`));
-    const message = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: conversation() });
+    const message = await client.messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      messages: conversation(),
+    });
     expect(upstream.received).toHaveLength(6); // the first call plus five continuations (cap 5)
     expect(message.content.every((part) => part.type === 'text')).toBe(true);
     expect(message.stop_reason).toBe('end_turn');
@@ -160,12 +278,28 @@ describe('Anthropic SDK through the proxy', () => {
       client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: conversation() }),
     ).rejects.toMatchObject({ status: 429 });
 
-    upstream.script({ kind: 'anthropic', content: [{ type: 'text', text: 'partial answer here' }], errorAfterEvents: 4 });
-    const broken = client.messages.stream({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: conversation() });
+    upstream.script({
+      kind: 'anthropic',
+      content: [{ type: 'text', text: 'partial answer here' }],
+      errorAfterEvents: 4,
+    });
+    const broken = client.messages.stream({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      messages: conversation(),
+    });
     await expect(broken.finalMessage()).rejects.toThrow(/Overloaded/);
 
-    upstream.script({ kind: 'anthropic', content: [{ type: 'text', text: 'partial answer here' }], cutAfterEvents: 3 });
-    const cut = client.messages.stream({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: conversation() });
+    upstream.script({
+      kind: 'anthropic',
+      content: [{ type: 'text', text: 'partial answer here' }],
+      cutAfterEvents: 3,
+    });
+    const cut = client.messages.stream({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      messages: conversation(),
+    });
     await expect(cut.finalMessage()).rejects.toThrow(/upstream/);
   });
 
@@ -177,11 +311,23 @@ describe('Anthropic SDK through the proxy', () => {
       { role: 'user', content: [{ type: 'text', text: 'fix it', cache_control: { type: 'ephemeral' } }] },
       {
         role: 'assistant',
-        content: [thinking, redacted, server, { type: 'tool_use', id: 'toolu_run', name: 'bash', input: { cmd: 'make' } }],
+        content: [
+          thinking,
+          redacted,
+          server,
+          { type: 'tool_use', id: 'toolu_run', name: 'bash', input: { cmd: 'make' } },
+        ],
       },
       {
         role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: 'toolu_run', content: LOG, cache_control: { type: 'ephemeral' } }],
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_run',
+            content: LOG,
+            cache_control: { type: 'ephemeral' },
+          },
+        ],
       },
     ];
     upstream.script({ kind: 'anthropic', content: [{ type: 'text', text: 'ok' }] });
@@ -202,19 +348,34 @@ describe('Anthropic SDK through the proxy', () => {
   it('forwards a bypassed or unparseable request byte for byte, and count_tokens compressed', async () => {
     const raw = JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 5, messages: conversation() });
     upstream.script({ kind: 'anthropic', content: [{ type: 'text', text: 'ok' }] });
-    const headers = { 'content-type': 'application/json', 'x-api-key': 'k', 'anthropic-version': '2023-06-01' };
-    await fetch(`${proxy.url}/v1/messages`, { method: 'POST', headers: { ...headers, 'x-distil-bypass': '1' }, body: raw });
+    const headers = {
+      'content-type': 'application/json',
+      'x-api-key': 'k',
+      'anthropic-version': '2023-06-01',
+    };
+    await fetch(`${proxy.url}/v1/messages`, {
+      method: 'POST',
+      headers: { ...headers, 'x-distil-bypass': '1' },
+      body: raw,
+    });
     expect(upstream.received[0]!.body).toBe(raw);
     expect(upstream.received[0]!.headers['x-distil-bypass']).toBeUndefined();
 
     const broken = `${raw.slice(0, 50)} not json`;
-    upstream.script({ kind: 'status', status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'bad json' } } });
+    upstream.script({
+      kind: 'status',
+      status: 400,
+      body: { type: 'error', error: { type: 'invalid_request_error', message: 'bad json' } },
+    });
     const response = await fetch(`${proxy.url}/v1/messages`, { method: 'POST', headers, body: broken });
     expect(response.status).toBe(400);
     expect(upstream.received[1]!.body).toBe(broken);
 
     upstream.script({ kind: 'status', status: 200, body: { input_tokens: 1234 } });
-    const counted = await client.messages.countTokens({ model: 'claude-sonnet-4-6', messages: conversation() });
+    const counted = await client.messages.countTokens({
+      model: 'claude-sonnet-4-6',
+      messages: conversation(),
+    });
     expect(counted.input_tokens).toBe(1234);
     expect(upstream.received[2]!.path).toBe('/v1/messages/count_tokens');
     expect(upstream.received[2]!.json.messages[2].content[0].content.length).toBeLessThan(LOG.length / 3);

@@ -12,7 +12,9 @@ function conversation(): OpenAI.ChatCompletionMessageParam[] {
     {
       role: 'assistant',
       content: null,
-      tool_calls: [{ id: 'call_run', type: 'function', function: { name: 'bash', arguments: '{"cmd":"make"}' } }],
+      tool_calls: [
+        { id: 'call_run', type: 'function', function: { name: 'bash', arguments: '{"cmd":"make"}' } },
+      ],
     },
     { role: 'tool', tool_call_id: 'call_run', content: LOG },
   ];
@@ -23,11 +25,16 @@ const expandFirstHandle =
   (request: ReceivedRequest) => ({
     kind: 'openai' as const,
     content,
-    toolCalls: [{ id, name: 'distil_expand', arguments: JSON.stringify({ handle: firstHandle(request.body) }) }],
+    toolCalls: [
+      { id, name: 'distil_expand', arguments: JSON.stringify({ handle: firstHandle(request.body) }) },
+    ],
   });
 
 const TOOLS: OpenAI.ChatCompletionTool[] = [
-  { type: 'function', function: { name: 'bash', parameters: { type: 'object', properties: { cmd: { type: 'string' } } } } },
+  {
+    type: 'function',
+    function: { name: 'bash', parameters: { type: 'object', properties: { cmd: { type: 'string' } } } },
+  },
 ];
 
 describe('OpenAI SDK (Chat Completions) through the proxy', () => {
@@ -38,17 +45,30 @@ describe('OpenAI SDK (Chat Completions) through the proxy', () => {
   beforeAll(async () => {
     upstream = await new FakeUpstream().start();
     proxy = await startTestProxy(upstream);
-    client = new OpenAI({ apiKey: 'sk-openai-test-key', baseURL: `${proxy.url}/v1`, maxRetries: 0 });
   });
   afterAll(async () => {
     await proxy.close();
     await upstream.close();
   });
-  beforeEach(() => upstream.reset());
+  // Each test is its own conversation (its own session), whatever ran before it.
+  let testNo = 0;
+  beforeEach(() => {
+    upstream.reset();
+    client = new OpenAI({
+      apiKey: 'sk-openai-test-key',
+      baseURL: `${proxy.url}/v1`,
+      maxRetries: 0,
+      defaultHeaders: { 'x-distil-session': `test-${++testNo}` },
+    });
+  });
 
   it('compresses tool messages and offers the distil tools after the client’s own', async () => {
     upstream.script({ kind: 'openai', content: 'The widget test failed.' });
-    const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: conversation(), tools: TOOLS });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: conversation(),
+      tools: TOOLS,
+    });
     expect(completion.choices[0]!.message.content).toBe('The widget test failed.');
     const sent = upstream.received[0]!.json;
     expect(sent.messages[3].content.length).toBeLessThan(LOG.length / 3);
@@ -67,7 +87,11 @@ describe('OpenAI SDK (Chat Completions) through the proxy', () => {
       content: 'Line 150 is the failure.',
       usage: { prompt_tokens: 400, completion_tokens: 9, cached_tokens: 300 },
     });
-    const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: conversation(), tools: TOOLS });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: conversation(),
+      tools: TOOLS,
+    });
     const message = completion.choices[0]!.message;
     expect(message.content).toBe('Line 150 is the failure.');
     expect(message.tool_calls).toBeUndefined();
@@ -105,11 +129,19 @@ describe('OpenAI SDK (Chat Completions) through the proxy', () => {
       kind: 'openai',
       content: null,
       toolCalls: [
-        { id: 'call_d1', name: 'distil_expand', arguments: JSON.stringify({ handle: firstHandle(request.body) }) },
+        {
+          id: 'call_d1',
+          name: 'distil_expand',
+          arguments: JSON.stringify({ handle: firstHandle(request.body) }),
+        },
         { id: 'call_own', name: 'bash', arguments: '{"cmd":"cat widget.ts"}' },
       ],
     }));
-    const stream = client.chat.completions.stream({ model: 'gpt-4o', messages: conversation(), tools: TOOLS });
+    const stream = client.chat.completions.stream({
+      model: 'gpt-4o',
+      messages: conversation(),
+      tools: TOOLS,
+    });
     const completion = await stream.finalChatCompletion();
     const message = completion.choices[0]!.message;
     expect(message.tool_calls).toEqual([
@@ -135,8 +167,14 @@ describe('OpenAI SDK (Chat Completions) through the proxy', () => {
   });
 
   it('relays upstream errors with their status and a broken stream as an error', async () => {
-    upstream.script({ kind: 'status', status: 500, body: { error: { message: 'boom', type: 'server_error' } } });
-    await expect(client.chat.completions.create({ model: 'gpt-4o', messages: conversation() })).rejects.toMatchObject({
+    upstream.script({
+      kind: 'status',
+      status: 500,
+      body: { error: { message: 'boom', type: 'server_error' } },
+    });
+    await expect(
+      client.chat.completions.create({ model: 'gpt-4o', messages: conversation() }),
+    ).rejects.toMatchObject({
       status: 500,
     });
     upstream.script({ kind: 'openai', content: 'partial answer', cutAfterEvents: 2 });

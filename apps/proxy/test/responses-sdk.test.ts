@@ -34,16 +34,28 @@ describe('OpenAI SDK (Responses) through the proxy', () => {
   beforeAll(async () => {
     upstream = await new FakeUpstream().start();
     proxy = await startTestProxy(upstream);
-    client = new OpenAI({ apiKey: 'sk-openai-test-key', baseURL: `${proxy.url}/v1`, maxRetries: 0 });
   });
   afterAll(async () => {
     await proxy.close();
     await upstream.close();
   });
-  beforeEach(() => upstream.reset());
+  // Each test is its own conversation (its own session), whatever ran before it.
+  let testNo = 0;
+  beforeEach(() => {
+    upstream.reset();
+    client = new OpenAI({
+      apiKey: 'sk-openai-test-key',
+      baseURL: `${proxy.url}/v1`,
+      maxRetries: 0,
+      defaultHeaders: { 'x-distil-session': `test-${++testNo}` },
+    });
+  });
 
   it('compresses function_call_output and answers distil_expand itself (non-streaming)', async () => {
-    upstream.script(expandFirstHandle('Looking.'), { kind: 'responses', output: [{ type: 'message', text: 'Line 150 fails.' }] });
+    upstream.script(expandFirstHandle('Looking.'), {
+      kind: 'responses',
+      output: [{ type: 'message', text: 'Line 150 fails.' }],
+    });
     const response = await client.responses.create({ model: 'gpt-5', input: input() });
     expect(response.output_text).toBe('Looking.Line 150 fails.');
     expect(response.output.map((item) => item.type)).toEqual(['message', 'message']);
@@ -66,7 +78,10 @@ describe('OpenAI SDK (Responses) through the proxy', () => {
   });
 
   it('streams the loop as one response with consistent output indices', async () => {
-    upstream.script(expandFirstHandle('Looking. '), { kind: 'responses', output: [{ type: 'message', text: 'Found it.' }] });
+    upstream.script(expandFirstHandle('Looking. '), {
+      kind: 'responses',
+      output: [{ type: 'message', text: 'Found it.' }],
+    });
     const stream = client.responses.stream({ model: 'gpt-5', input: input(), store: false });
     const deltas: string[] = [];
     const indices: number[] = [];
@@ -106,7 +121,9 @@ describe('OpenAI SDK (Responses) through the proxy', () => {
     }));
     const stream = client.responses.stream({ model: 'gpt-5', input: input() });
     const response = await stream.finalResponse();
-    expect(response.output.map((item) => (item.type === 'function_call' ? item.call_id : item.type))).toEqual(['call_own']);
+    expect(response.output.map((item) => (item.type === 'function_call' ? item.call_id : item.type))).toEqual(
+      ['call_own'],
+    );
 
     upstream.script({ kind: 'responses', output: [{ type: 'message', text: 'Fixed.' }] });
     await client.responses.create({

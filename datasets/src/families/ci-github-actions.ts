@@ -35,7 +35,9 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
   };
 
   say('Requested labels: ubuntu-latest');
-  say(`Job defined at: ${org}/${repo}/.github/workflows/${rng.pick(['ci.yml', 'test.yml', 'build.yml'])}@refs/${rng.chance(0.6) ? 'heads/main' : `pull/${rng.int(10, 4000)}/merge`}`);
+  say(
+    `Job defined at: ${org}/${repo}/.github/workflows/${rng.pick(['ci.yml', 'test.yml', 'build.yml'])}@refs/${rng.chance(0.6) ? 'heads/main' : `pull/${rng.int(10, 4000)}/merge`}`,
+  );
   say('Waiting for a runner to pick up this job...');
   clock.tick(rng, 1000, 30_000);
   say(`Job is about to start running on the hosted runner: GitHub Actions ${rng.int(1, 400)} (hosted)`);
@@ -49,19 +51,35 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
     const v = `${rng.int(2024, 2025)}${String(rng.int(1, 12)).padStart(2, '0')}${String(rng.int(1, 28)).padStart(2, '0')}.${rng.int(1, 9)}.${rng.int(1, 3)}`;
     say(`Image: ubuntu-${rng.pick(['22.04', '24.04'])}`);
     say(`Version: ${v}`);
-    say(`Included Software: https://github.com/actions/runner-images/blob/ubuntu24/${v}/images/ubuntu/Ubuntu2404-Readme.md`);
+    say(
+      `Included Software: https://github.com/actions/runner-images/blob/ubuntu24/${v}/images/ubuntu/Ubuntu2404-Readme.md`,
+    );
     say(`Image Release: https://github.com/actions/runner-images/releases/tag/ubuntu24%2F${v}`);
   });
   group('GITHUB_TOKEN Permissions', () => {
-    for (const p of ['Actions: read', 'Checks: write', 'Contents: read', 'Metadata: read', 'PullRequests: write', 'Statuses: write']) say(p);
+    for (const p of [
+      'Actions: read',
+      'Checks: write',
+      'Contents: read',
+      'Metadata: read',
+      'PullRequests: write',
+      'Statuses: write',
+    ])
+      say(p);
   });
   say('Secret source: Actions');
   say('Prepare workflow directory');
   say('Prepare all required actions');
   say('Getting action download info');
-  const actions = js ? ['actions/checkout@v4', 'actions/setup-node@v4', 'actions/cache@v4'] : ['actions/checkout@v4', 'actions/setup-python@v5', 'actions/cache@v4'];
+  const actions = js
+    ? ['actions/checkout@v4', 'actions/setup-node@v4', 'actions/cache@v4']
+    : ['actions/checkout@v4', 'actions/setup-python@v5', 'actions/cache@v4'];
   for (const a of actions) say(`Download action repository '${a}' (SHA:${rng.hex(40)})`);
-  if (debug) for (let k = rng.int(3, 12); k > 0; k--) say(`##[debug]${rng.pick(['Evaluating condition for step:', 'Request id:', 'Starting: ', 'Finishing: '])} ${rng.pick([rng.uuid(), `'${rng.pick(['Checkout', 'Setup', 'Install', 'Test'])}'`])}`);
+  if (debug)
+    for (let k = rng.int(3, 12); k > 0; k--)
+      say(
+        `##[debug]${rng.pick(['Evaluating condition for step:', 'Request id:', 'Starting: ', 'Finishing: '])} ${rng.pick([rng.uuid(), `'${rng.pick(['Checkout', 'Setup', 'Install', 'Test'])}'`])}`,
+      );
   say('Complete job name: test');
 
   group('Run actions/checkout@v4', () => {
@@ -81,25 +99,38 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
     say('[command]/usr/bin/git version');
     say(`git version 2.${rng.int(40, 47)}.${rng.int(0, 2)}`);
   });
-  say(`Temporarily overriding HOME='/home/runner/work/_temp/${rng.uuid()}' before making global git config changes`);
+  say(
+    `Temporarily overriding HOME='/home/runner/work/_temp/${rng.uuid()}' before making global git config changes`,
+  );
   say('Adding repository directory to the temporary git global config as a safe directory');
   say(`[command]/usr/bin/git config --global --add safe.directory ${work}`);
   group('Fetching the repository', () => {
     const sha = rng.hex(40);
-    say(`[command]/usr/bin/git -c protocol.version=2 fetch --no-tags --prune --no-recurse-submodules --depth=1 origin +${sha}:refs/remotes/origin/main`);
+    say(
+      `[command]/usr/bin/git -c protocol.version=2 fetch --no-tags --prune --no-recurse-submodules --depth=1 origin +${sha}:refs/remotes/origin/main`,
+    );
     say(`From https://github.com/${org}/${repo}`);
     say(` * [new ref]         ${sha} -> origin/main`);
   });
-  group('Checking out the ref', () => say('[command]/usr/bin/git checkout --progress --force -B main refs/remotes/origin/main'));
+  group('Checking out the ref', () =>
+    say('[command]/usr/bin/git checkout --progress --force -B main refs/remotes/origin/main'),
+  );
 
   const toolVersion = js ? rng.pick(NODE_VERSIONS).slice(1) : rng.pick(PYTHON_VERSIONS);
   group(`Run ${actions[1]}`, () => {
     say('with:');
-    say(js ? `  node-version: ${toolVersion.split('.')[0]}` : `  python-version: ${toolVersion.split('.').slice(0, 2).join('.')}`);
+    say(
+      js
+        ? `  node-version: ${toolVersion.split('.')[0]}`
+        : `  python-version: ${toolVersion.split('.').slice(0, 2).join('.')}`,
+    );
     say(`  cache: ${js ? 'npm' : 'pip'}`);
   });
   say(`Found in cache @ /opt/hostedtoolcache/${js ? 'node' : 'Python'}/${toolVersion}/x64`);
-  if (rng.chance(0.4)) say(`##[warning]The \`set-output\` command is deprecated and will be disabled soon. Please upgrade to using Environment Files. For more information see: https://github.blog/changelog/2022-10-11-github-actions-deprecating-save-state-and-set-output-commands/`);
+  if (rng.chance(0.4))
+    say(
+      `##[warning]The \`set-output\` command is deprecated and will be disabled soon. Please upgrade to using Environment Files. For more information see: https://github.blog/changelog/2022-10-11-github-actions-deprecating-save-state-and-set-output-commands/`,
+    );
   group(`Run ${actions[2]}`, () => {
     say('with:');
     say(`  path: ${js ? '~/.npm' : '~/.cache/pip'}`);
@@ -107,11 +138,15 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
   });
   const size = rng.int(20_000_000, 600_000_000);
   say(`Cache Size: ~${Math.round(size / 1_048_576)} MB (${size} B)`);
-  say(`[command]/usr/bin/tar -xf /home/runner/work/_temp/${rng.uuid()}/cache.tzst -P -C ${work} --use-compress-program unzstd`);
+  say(
+    `[command]/usr/bin/tar -xf /home/runner/work/_temp/${rng.uuid()}/cache.tzst -P -C ${work} --use-compress-program unzstd`,
+  );
   let got = 0;
   while (got < size) {
     got = Math.min(size, got + rng.int(8_388_608, 60_000_000));
-    say(`Received ${got} of ${size} (${((got * 100) / size).toFixed(1)}%), ${(rng.float(8, 90)).toFixed(1)} MBs/sec`);
+    say(
+      `Received ${got} of ${size} (${((got * 100) / size).toFixed(1)}%), ${(rng.float(8, 90)).toFixed(1)} MBs/sec`,
+    );
   }
   say(`Cache restored successfully (${humanBytes(size)})`);
 
@@ -123,21 +158,35 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
   });
   out.setPrefix(stamp);
   if (js) renderNpmInstall(rng, out, { scale: 'small', outcome: 'ok', root: work, project: repo, clock });
-  else renderPipInstall(rng, out, { scale: scale === 'small' ? 'small' : 'medium', outcome: 'ok', python: toolVersion, bars: false, redraws: false });
+  else
+    renderPipInstall(rng, out, {
+      scale: scale === 'small' ? 'small' : 'medium',
+      outcome: 'ok',
+      python: toolVersion,
+      bars: false,
+      redraws: false,
+    });
   out.setPrefix(null);
   const testCmd = js ? 'npm test -- --ci' : `pytest ${rng.pick(['-q', '-v', '--cov=src'])}`;
   group(`Run ${testCmd}`, () => {
     say(testCmd);
     say('shell: /usr/bin/bash -e {0}');
     say('env:');
-    say(`  ${js ? 'NODE_OPTIONS: --max-old-space-size=4096' : `pythonLocation: /opt/hostedtoolcache/Python/${toolVersion}/x64`}`);
+    say(
+      `  ${js ? 'NODE_OPTIONS: --max-old-space-size=4096' : `pythonLocation: /opt/hostedtoolcache/Python/${toolVersion}/x64`}`,
+    );
   });
   out.setPrefix(stamp);
   if (js) {
     const run = renderJestRun(rng, out, scale, false, failing);
     stepFailed = run.failedSuites > 0;
   } else {
-    const run = renderPytestRun(rng, out, { scale, width: rng.pick([80, 120, 200]), result: failing ? 'fail' : 'pass', project: pyProject(rng, toolVersion) });
+    const run = renderPytestRun(rng, out, {
+      scale,
+      width: rng.pick([80, 120, 200]),
+      result: failing ? 'fail' : 'pass',
+      project: pyProject(rng, toolVersion, { name: repo, rootdir: work }),
+    });
     stepFailed = run.exitCode !== 0;
   }
   out.setPrefix(null);
@@ -146,8 +195,12 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
   if (debug) say(`##[debug]Request id: ${rng.uuid()}`);
   say('[command]/usr/bin/git version');
   say(`git version 2.${rng.int(40, 47)}.${rng.int(0, 2)}`);
-  say(`Temporarily overriding HOME='/home/runner/work/_temp/${rng.uuid()}' before making global git config changes`);
-  say('[command]/usr/bin/git config --local --name-only --get-regexp http\\.https\\:\\/\\/github\\.com\\/\\.extraheader');
+  say(
+    `Temporarily overriding HOME='/home/runner/work/_temp/${rng.uuid()}' before making global git config changes`,
+  );
+  say(
+    '[command]/usr/bin/git config --local --name-only --get-regexp http\\.https\\:\\/\\/github\\.com\\/\\.extraheader',
+  );
   say('http.https://github.com/.extraheader');
   say('Cleaning up orphan processes');
   const { text, keep } = out.finish();

@@ -3,7 +3,7 @@ import { type Family, LabelledText, type Scale, type ToolOutputDraft } from '../
 import type { Rng } from '../prng.js';
 import { pyModule } from '../py-source.js';
 import { tsModule } from '../ts-source.js';
-import { applyEdits, type Edit, hunks } from '../unified-diff.js';
+import { type Edit, hunks } from '../unified-diff.js';
 import { NPM_PACKAGES, versionOf } from '../vocab-ecosystems.js';
 import {
   camel,
@@ -93,7 +93,13 @@ function codeEdits(rng: Rng, old: readonly string[], python: boolean, count: num
             ],
             [`${indent}logger.debug({ ${v} }, '${phrase(rng)}');`],
           ]);
-      if (l.trimEnd().endsWith(':') || l.trimEnd().endsWith('{')) continue;
+      // Never insert after a block opener or after a line that leaves the block.
+      if (
+        l.trimEnd().endsWith(':') ||
+        l.trimEnd().endsWith('{') ||
+        /^\s*(return|raise|throw|continue|break)\b/.test(l)
+      )
+        continue;
       edits.push({ at: i + 1, remove: 0, insert: added });
     }
   }
@@ -187,6 +193,7 @@ function configFile(rng: Rng): FileDiff {
     'helm/values-prod.yaml',
   ]);
   const old = rng.int(1, 60);
+  const at = rng.int(3, 80);
   return {
     path,
     lines: [
@@ -195,7 +202,7 @@ function configFile(rng: Rng): FileDiff {
       { text: `--- a/${path}`, keep: false },
       { text: `+++ b/${path}`, keep: false },
       {
-        text: `@@ -${rng.int(3, 80)},6 +${rng.int(3, 80)},6 @@ ${rng.pick(['server:', 'resources:', 'jobs:', 'cache:'])}`,
+        text: `@@ -${at},5 +${at},5 @@ ${rng.pick(['server:', 'resources:', 'jobs:', 'cache:'])}`,
         keep: false,
       },
       { text: `   ${rng.pick(NOUNS)}:`, keep: false },
@@ -206,8 +213,7 @@ function configFile(rng: Rng): FileDiff {
         text: `     ${rng.pick(NOUNS)}: ${rng.pick(['"info"', 'true', String(rng.int(1, 9))])}`,
         keep: false,
       },
-      { text: '', keep: false },
-    ].filter((l, i, all) => i < all.length - 1),
+    ],
   };
 }
 

@@ -11,10 +11,10 @@ import { camel, commitSubject, NOUNS, type Person, person, phrase, snake } from 
  */
 
 const SCALE_COMMITS: Readonly<Record<Scale, readonly [number, number]>> = {
-  small: [4, 10],
+  small: [8, 16],
   medium: [20, 60],
   large: [90, 200],
-  huge: [260, 380],
+  huge: [200, 290],
 };
 
 interface Commit {
@@ -48,7 +48,7 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
   const n = rng.int(lo, hi);
   const commits: Commit[] = [];
   for (let i = 0; i < n; i++) {
-    clock.advance(-rng.int(600_000, 3 * 86_400_000));
+    clock.rewind(rng.int(600_000, 3 * 86_400_000));
     const files = rng
       .sample(uniquePaths, rng.int(1, 5))
       .map((path) => ({ path, add: rng.int(0, 120), del: rng.int(0, 60) }));

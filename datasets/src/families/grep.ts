@@ -16,6 +16,13 @@ const SCALE_MATCHES: Readonly<Record<Scale, readonly [number, number]>> = {
   huge: [1500, 2400],
 };
 
+/** A minifier-style identifier: letters only, so it stays a valid name. */
+function mini(rng: Rng, n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += String.fromCharCode(97 + rng.int(0, 25));
+  return s;
+}
+
 interface Match {
   path: string;
   line: number;
@@ -65,7 +72,7 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
         ])
       : rng.pick([
           `${indent}const ${v} = ${symbol}(${v}${useOption ? `, { ${option}: true }` : ''});`,
-          `${indent}import { ${symbol} } from '${rng.pick(['../lib', './', '@acme/core'])}${rng.pick(NOUNS)}';`,
+          `import { ${symbol} } from '${rng.pick(['../lib/', './', '@acme/core/'])}${rng.pick(NOUNS)}';`,
           `${indent}await ${symbol}(${args[0]}, { retries: ${rng.int(0, 5)}${useOption ? `, ${option}: ${rng.pick(['true', 'false'])}` : ''} });`,
           `${indent}// ${symbol} ${phrase(rng)}`,
           `${indent}expect(${symbol}).toHaveBeenCalledWith(${v}${useOption ? `, expect.objectContaining({ ${option}: true })` : ''});`,
@@ -107,7 +114,7 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
     matches.push({
       path: `dist/assets/index-${rng.alnum(8)}.js`,
       line: 1,
-      text: `var ${rng.alnum(2)}=${Array.from({ length: rng.int(8, 30) }, () => `function ${rng.alnum(2)}(${rng.alnum(1)}){return ${symbol}(${rng.alnum(1)})}`).join(';')}`,
+      text: `var ${mini(rng, 2)}=${Array.from({ length: rng.int(8, 30) }, () => `function ${mini(rng, 2)}(${mini(rng, 1)}){return ${symbol}(${mini(rng, 1)})}`).join(';')}`,
       keep: false,
     });
   const tool = rng.pick(['grep', 'rg', 'rg-heading'] as const);
@@ -192,6 +199,6 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
 /** The grep family. */
 export const grepFamily: Family = {
   name: 'grep',
-  scales: ['small', 'medium', 'small', 'large', 'medium', 'small', 'medium', 'huge', 'small', 'medium'],
+  scales: ['small', 'medium', 'small', 'large', 'medium', 'small', 'huge', 'medium', 'small', 'medium'],
   generate,
 };

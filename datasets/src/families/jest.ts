@@ -208,7 +208,13 @@ export interface JestRunSummary {
 }
 
 /** Writes one jest run into `out`; `echo` prints the command line first, `forceFail` guarantees a failure. */
-export function renderJestRun(rng: Rng, out: LabelledText, scale: Scale, echo = true, forceFail = false): JestRunSummary {
+export function renderJestRun(
+  rng: Rng,
+  out: LabelledText,
+  scale: Scale,
+  echo = true,
+  forceFail = false,
+): JestRunSummary {
   const [lo, hi] = SCALE_SUITES[scale];
   const suiteCount = rng.int(lo, hi);
   const project = jsProject(rng, projectName(rng), suiteCount + rng.int(2, 8));
@@ -234,16 +240,18 @@ export function renderJestRun(rng: Rng, out: LabelledText, scale: Scale, echo = 
       });
     }
     suites.push({
-      file: testFileFor(rng, tested[i]!, convention),
+      file: testFileFor(tested[i]!, convention),
       tests,
       compileError: false,
       secs: rng.logNormal(2, 0.8),
     });
   }
-  const outcome = forceFail ? 'fail' : rng.weighted([
-    ['fail', 8],
-    ['pass', 1],
-  ] as const);
+  const outcome = forceFail
+    ? 'fail'
+    : rng.weighted([
+        ['fail', 8],
+        ['pass', 1],
+      ] as const);
   if (outcome === 'fail') {
     const failingSuites = rng.sample(
       suites,

@@ -1,8 +1,10 @@
 import { Clock, kubeAge } from '../clock.js';
-import { buildCluster, type Cluster, type KubeNode, type Pod } from '../k8s-cluster.js';
+import { buildCluster, type Cluster, type Pod } from '../k8s-cluster.js';
 import { type Family, LabelledText, type Scale, type ToolOutputDraft } from '../labelled-text.js';
 import type { Rng } from '../prng.js';
 import { columns } from '../text-layout.js';
+import { podSuffix, privateIp } from '../vocab-infra.js';
+import { describeNode } from './kubectl-describe-node.js';
 
 /**
  * `kubectl describe pod` and `kubectl describe node` for the cluster model. Kept lines for a broken pod:
@@ -11,7 +13,22 @@ import { columns } from '../text-layout.js';
  * the taints they caused and the eviction events. A healthy pod keeps only its Status line.
  */
 
-function describePod(rng: Rng, out: LabelledText, cluster: Cluster, pod: Pod, clock: Clock): void {
+/** Memory requests are set to half the limit in the model's manifests. */
+const HALF_MEMORY: Readonly<Record<string, string>> = {
+  '256Mi': '128Mi',
+  '512Mi': '256Mi',
+  '1Gi': '512Mi',
+  '2Gi': '1Gi',
+};
+
+function describePod(
+  rng: Rng,
+  out: LabelledText,
+  cluster: Cluster,
+  pod: Pod,
+  clock: Clock,
+  alone = true,
+): void {
   const f = pod.fault;
   const started = new Clock(clock.epochMs - pod.ageSec * 1000);
   const kv = (k: string, v: string, keep = false): number => out.add(`${`${k}:`.padEnd(18)}${v}`, keep);
@@ -37,7 +54,7 @@ function describePod(rng: Rng, out: LabelledText, cluster: Cluster, pod: Pod, cl
     ]),
   );
   const status = f?.fault === 'Pending' ? 'Pending' : f?.fault === 'Evicted' ? 'Failed' : 'Running';
-  kv('Status', status, f === null || f.fault === 'Pending' || f.fault === 'Evicted');
+  kv('Status', status, (f === null && alone) || f?.fault === 'Pending' || f?.fault === 'Evicted');
   if (f?.fault === 'Evicted') {
     kv('Reason', 'Evicted', true);
     kv('Message', f.eventMessage, true);
@@ -89,9 +106,7 @@ function describePod(rng: Rng, out: LabelledText, cluster: Cluster, pod: Pod, cl
   out.add(`      memory:  ${pod.memLimit}`, f?.fault === 'OOMKilled');
   out.add('    Requests:');
   out.add(`      cpu:      ${pod.cpuRequest}`);
-  out.add(
-    `      memory:   ${pod.memLimit.replace(/^\d+/, (d) => String(Math.max(64, Math.floor(Number(d) / 2))))}`,
-  );
+  out.add(`      memory:   ${HALF_MEMORY[pod.memLimit] ?? pod.memLimit}`);
   out.add(
     `    Liveness:   http-get http://:${port}/healthz delay=${rng.pick([5, 10, 15, 30])}s timeout=1s period=10s #success=1 #failure=3`,
   );
@@ -110,8 +125,9 @@ function describePod(rng: Rng, out: LabelledText, cluster: Cluster, pod: Pod, cl
   if (f?.fault === 'CreateContainerConfigError') out.add(`    Environment Variables from:`);
   if (f?.fault === 'CreateContainerConfigError')
     out.add(`      ${f.cause.split('"')[1]}  Secret  Optional: false`, true);
+  const token = `kube-api-access-${rng.alnum(5)}`;
   out.add('    Mounts:');
-  out.add(`      /var/run/secrets/kubernetes.io/serviceaccount from kube-api-access-${rng.alnum(5)} (ro)`);
+  out.add(`      /var/run/secrets/kubernetes.io/serviceaccount from ${token} (ro)`);
   out.add('Conditions:');
   const cond = columns([
     ['  Type', 'Status'],
@@ -121,9 +137,11 @@ function describePod(rng: Rng, out: LabelledText, cluster: Cluster, pod: Pod, cl
     ['  ContainersReady', f ? 'False' : 'True'],
     ['  PodScheduled', f?.fault === 'Pending' ? 'False' : 'True'],
   ]);
-  cond.forEach((l, i) => out.add(l, f?.fault === 'Pending' && i === cond.length - 1));
+  cond.forEach((l, i) => {
+    out.add(l, f?.fault === 'Pending' && i === cond.length - 1);
+  });
   out.add('Volumes:');
-  out.add(`  kube-api-access-${rng.alnum(5)}:`);
+  out.add(`  ${token}:`);
   out.add(
     '    Type:                    Projected (a volume that contains injected data from multiple sources)',
   );
@@ -226,145 +244,9 @@ function describePod(rng: Rng, out: LabelledText, cluster: Cluster, pod: Pod, cl
     ['  ----', '------', '----', '----', '-------'],
     ...events.map((e) => [`  ${e.type}`, e.reason, e.age, e.from, e.message]),
   ]);
-  lines.forEach((l, i) => out.add(l, i >= 2 && events[i - 2]!.keep));
-}
-
-function describeNode(rng: Rng, out: LabelledText, cluster: Cluster, node: KubeNode, clock: Clock): void {
-  const pressure = node.diskPressure ? 'DiskPressure' : node.memoryPressure ? 'MemoryPressure' : null;
-  out.add(`Name:               ${node.name}`);
-  out.add(`Roles:              ${node.roles}`);
-  out.add('Labels:             beta.kubernetes.io/arch=amd64');
-  out.add(`                    kubernetes.io/hostname=${node.name}`);
-  out.add('                    kubernetes.io/os=linux');
-  out.add(
-    `                    node.kubernetes.io/instance-type=${rng.pick(['m6i.xlarge', 'e2-standard-4', 'Standard_D4s_v5', 'c6a.2xlarge'])}`,
-  );
-  out.add(`CreationTimestamp:  ${new Clock(clock.epochMs - node.ageSec * 1000).rfc1123()}`);
-  const taint =
-    pressure === 'DiskPressure'
-      ? 'node.kubernetes.io/disk-pressure:NoSchedule'
-      : pressure === 'MemoryPressure'
-        ? 'node.kubernetes.io/memory-pressure:NoSchedule'
-        : '<none>';
-  out.add(`Taints:             ${taint}`, pressure !== null);
-  out.add(`Unschedulable:      ${node.status.includes('SchedulingDisabled') ? 'true' : 'false'}`);
-  out.add('Conditions:');
-  const hb = clock.rfc1123();
-  const rows: [string, string, string, string][] = [
-    [
-      'MemoryPressure',
-      node.memoryPressure ? 'True' : 'False',
-      node.memoryPressure ? 'KubeletHasInsufficientMemory' : 'KubeletHasSufficientMemory',
-      node.memoryPressure
-        ? 'kubelet has insufficient memory available'
-        : 'kubelet has sufficient memory available',
-    ],
-    [
-      'DiskPressure',
-      node.diskPressure ? 'True' : 'False',
-      node.diskPressure ? 'KubeletHasDiskPressure' : 'KubeletHasNoDiskPressure',
-      node.diskPressure ? 'kubelet has disk pressure' : 'kubelet has no disk pressure',
-    ],
-    ['PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'],
-    [
-      'Ready',
-      node.status === 'NotReady' ? 'Unknown' : 'True',
-      node.status === 'NotReady' ? 'NodeStatusUnknown' : 'KubeletReady',
-      node.status === 'NotReady' ? 'Kubelet stopped posting node status.' : 'kubelet is posting ready status',
-    ],
-  ];
-  const lines = columns([
-    ['  Type', 'Status', 'LastHeartbeatTime', 'LastTransitionTime', 'Reason', 'Message'],
-    ['  ----', '------', '-----------------', '------------------', '------', '-------'],
-    ...rows.map((r) => [`  ${r[0]}`, r[1], hb, hb, r[2], r[3]]),
-  ]);
-  lines.forEach((l, i) =>
-    out.add(
-      l,
-      i >= 2 &&
-        ((rows[i - 2]![1] !== 'False' && rows[i - 2]![0] !== 'Ready') ||
-          (rows[i - 2]![0] === 'Ready' && rows[i - 2]![1] !== 'True')),
-    ),
-  );
-  out.add('Addresses:');
-  out.add(`  InternalIP:  ${node.internalIp}`);
-  out.add(`  Hostname:    ${node.name}`);
-  out.add('Capacity:');
-  const cpu = rng.pick([4, 8, 16]);
-  out.add(`  cpu:                ${cpu}`);
-  out.add(`  ephemeral-storage:  ${rng.pick([20_959_212, 83_873_772, 104_845_292])}Ki`);
-  out.add(`  memory:             ${cpu * rng.pick([4, 8]) * 1_020_000}Ki`);
-  out.add('  pods:               110');
-  out.add(`System Info:`);
-  out.add(
-    `  Kernel Version:             ${rng.pick(['6.1.102-108.177.amzn2023.x86_64', '5.15.0-1057-azure', '6.6.32+'])}`,
-  );
-  out.add(`  Container Runtime Version:  containerd://1.7.${rng.int(11, 22)}`);
-  out.add(`  Kubelet Version:            ${node.version}`);
-  const pods = cluster.pods.filter((p) => p.node === node.name);
-  out.add(`Non-terminated Pods:          (${pods.length} in total)`);
-  const pl = columns([
-    ['  Namespace', 'Name', 'CPU Requests', 'CPU Limits', 'Memory Requests', 'Memory Limits', 'Age'],
-    ['  ---------', '----', '------------', '----------', '---------------', '-------------', '---'],
-    ...pods.map((p) => [
-      `  ${p.namespace}`,
-      p.name,
-      `${p.cpuRequest} (${rng.int(1, 25)}%)`,
-      '0 (0%)',
-      `${p.memLimit} (${rng.int(1, 20)}%)`,
-      `${p.memLimit} (${rng.int(1, 20)}%)`,
-      kubeAge(p.ageSec),
-    ]),
-  ]);
-  for (const l of pl) out.add(l);
-  out.add('Allocated resources:');
-  out.add('  (Total limits may be over 100 percent, i.e., overcommitted.)');
-  out.add('  Resource           Requests      Limits');
-  out.add('  --------           --------      ------');
-  out.add(
-    `  cpu                ${rng.int(500, cpu * 900)}m (${rng.int(10, 95)}%)  ${rng.int(1, cpu * 2)} (${rng.int(20, 200)}%)`,
-  );
-  out.add(
-    `  memory             ${rng.int(500, 9000)}Mi (${rng.int(10, 95)}%)  ${rng.int(1000, 20000)}Mi (${rng.int(20, 200)}%)`,
-  );
-  out.add(`  ephemeral-storage  0 (0%)        0 (0%)`);
-  out.add('Events:');
-  if (!pressure) {
-    out.add('  <none>');
-    return;
-  }
-  const ev: [string, string, string, string, string, boolean][] = [
-    [
-      'Warning',
-      pressure === 'DiskPressure' ? 'EvictionThresholdMet' : 'EvictionThresholdMet',
-      kubeAge(rng.int(60, 3000)),
-      'kubelet',
-      `Attempting to reclaim ${pressure === 'DiskPressure' ? 'ephemeral-storage' : 'memory'}`,
-      true,
-    ],
-    [
-      'Normal',
-      `NodeHas${pressure}`,
-      kubeAge(rng.int(60, 3000)),
-      'kubelet',
-      `Node ${node.name} status is now: NodeHas${pressure}`,
-      true,
-    ],
-    [
-      'Warning',
-      'FreeDiskSpaceFailed',
-      kubeAge(rng.int(60, 3000)),
-      'kubelet',
-      `Failed to garbage collect required amount of images. Attempted to free ${rng.int(1_000_000_000, 9_000_000_000)} bytes, but only found ${rng.int(0, 90_000_000)} bytes eligible to free.`,
-      pressure === 'DiskPressure',
-    ],
-  ];
-  const el = columns([
-    ['  Type', 'Reason', 'Age', 'From', 'Message'],
-    ['  ----', '------', '----', '----', '-------'],
-    ...ev.map((e) => [`  ${e[0]}`, e[1], e[2], e[3], e[4]]),
-  ]);
-  el.forEach((l, i) => out.add(l, i >= 2 && ev[i - 2]![5]));
+  lines.forEach((l, i) => {
+    out.add(l, i >= 2 && events[i - 2]!.keep);
+  });
 }
 
 function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
@@ -396,11 +278,32 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
   const broken = cluster.pods.filter((p) => p.fault);
   const pod =
     index % 5 === 4 ? rng.pick(cluster.pods.filter((p) => !p.fault && !p.completed)) : rng.pick(broken);
-  out.add(`$ kubectl describe pod ${pod.name} -n ${pod.namespace}`);
-  describePod(rng, out, cluster, pod, clock);
+  let described = [pod];
+  if (scale === 'large' && pod.fault) {
+    // `describe pods -l app=…` prints every replica; replicas of a broken rollout share the fault.
+    described = cluster.pods.filter((p) => p.workload === pod.workload && p.namespace === pod.namespace);
+    while (described.length < 4) {
+      const restarts = pod.restarts > 0 ? Math.max(1, pod.restarts + rng.int(-3, 3)) : 0;
+      described.push({
+        ...pod,
+        name: `${pod.name.slice(0, pod.name.lastIndexOf('-'))}-${podSuffix(rng)}`,
+        uid: rng.uuid(),
+        ip: pod.ip ? privateIp(rng) : null,
+        restarts,
+      });
+    }
+    out.add(`$ kubectl describe pods -n ${pod.namespace} -l app.kubernetes.io/name=${pod.workload}`);
+    described.forEach((p, i) => {
+      if (i > 0) out.add('');
+      describePod(rng, out, cluster, p, clock, false);
+    });
+  } else {
+    out.add(`$ kubectl describe pod ${pod.name} -n ${pod.namespace}`);
+    describePod(rng, out, cluster, pod, clock);
+  }
   const { text, keep } = out.finish();
   return {
-    name: `kubectl-describe-pod-${String(index).padStart(2, '0')}-${pod.fault ? pod.fault.fault.toLowerCase() : 'healthy'}`,
+    name: `kubectl-describe-pod${described.length > 1 ? 's' : ''}-${String(index).padStart(2, '0')}-${pod.fault ? pod.fault.fault.toLowerCase() : 'healthy'}`,
     ext: 'txt',
     kind: 'tool_output',
     text,

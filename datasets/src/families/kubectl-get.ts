@@ -12,18 +12,17 @@ import { columns } from '../text-layout.js';
  */
 
 const SCALE_PODS: Readonly<Record<Scale, readonly [number, number]>> = {
-  small: [8, 40],
+  small: [20, 60],
   medium: [80, 300],
   large: [450, 1000],
   huge: [1900, 2600],
 };
 
-function restartsColumn(rng: Rng, pod: Pod): string {
+function restartsColumn(pod: Pod): string {
   return pod.restarts > 0 ? `${pod.restarts} (${kubeAge(pod.lastRestartSec)} ago)` : '0';
 }
 
 function renderPods(
-  rng: Rng,
   out: LabelledText,
   cluster: Cluster,
   allNs: boolean,
@@ -48,7 +47,7 @@ function renderPods(
     p.name,
     readyColumn(p),
     statusColumn(p),
-    restartsColumn(rng, p),
+    restartsColumn(p),
     kubeAge(p.ageSec),
     ...(wide ? [p.ip ?? '<none>', p.node ?? '<none>', '<none>', '<none>'] : []),
   ]);
@@ -177,7 +176,9 @@ function renderEvents(
     ...events.map((e) => [...(allNs ? [e.ns] : []), kubeAge(e.seen), e.type, e.reason, e.object, e.message]),
   ]);
   out.add(lines[0]!);
-  events.forEach((e, i) => out.add(lines[i + 1]!, e.keep));
+  events.forEach((e, i) => {
+    out.add(lines[i + 1]!, e.keep);
+  });
   return events.filter((e) => e.keep).length;
 }
 
@@ -208,7 +209,9 @@ function renderDeployments(out: LabelledText, cluster: Cluster, allNs: boolean, 
   });
   const lines = columns([header, ...rows.map((r) => r.cells)]);
   out.add(lines[0]!);
-  rows.forEach((r, i) => out.add(lines[i + 1]!, r.bad));
+  rows.forEach((r, i) => {
+    out.add(lines[i + 1]!, r.bad);
+  });
   return rows.filter((r) => r.bad).length;
 }
 
@@ -223,7 +226,6 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
         ? Math.round(rng.int(lo, hi) * 1.8)
         : rng.int(20, 120);
   const faults = rng.weighted([
-    [0, 1],
     [1, 4],
     [2, 3],
     [rng.int(3, 8), 2],
@@ -248,7 +250,7 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
     out.add(
       `$ kubectl get ${what}${nsFlag}${what === 'pods' && wide ? ' -o wide' : ''}${what === 'events' ? " --sort-by='.lastTimestamp'" : ''}${ctx}`,
     );
-    if (what === 'pods') bad = renderPods(rng, out, cluster, allNs, wide, ns);
+    if (what === 'pods') bad = renderPods(out, cluster, allNs, wide, ns);
     else if (what === 'events') bad = renderEvents(rng, out, cluster, allNs, ns, scale);
     else bad = renderDeployments(out, cluster, allNs, ns);
   }

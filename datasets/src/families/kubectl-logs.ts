@@ -235,21 +235,27 @@ function longRunning(
   host: string,
   target: number,
 ): string {
+  const idStyle = rng.int(0, 3);
   const incident = rng.pick(INCIDENTS);
   const start = Math.floor(target * rng.float(0.45, 0.85));
   let i = 0;
   let cause = '';
+  let symptomSeen = false;
   while (out.lineCount < target) {
     clock.tick(rng, 5, i >= start ? 300 : 2500);
     const logger = loggerName(rng, format, component);
     if (i === start) {
       cause = incident.rootCause(rng);
-      out.add(logLine(format, clock, 'error', logger, cause, [['request_id', requestId(rng)]], host), true);
+      out.add(
+        logLine(format, clock, 'error', logger, cause, [['request_id', requestId(rng, idStyle)]], host),
+        true,
+      );
       if (incident.title === 'nil pointer panic' || rng.chance(0.2)) {
         stackTrace(rng, out, format, component);
       }
     } else if (i > start && rng.chance(0.35)) {
-      const first = i === start + 1;
+      const first = !symptomSeen;
+      symptomSeen = true;
       out.add(
         logLine(
           format,
@@ -258,7 +264,7 @@ function longRunning(
           logger,
           incident.symptom(rng),
           [
-            ['request_id', requestId(rng)],
+            ['request_id', requestId(rng, idStyle)],
             ['tenant', `t-${rng.int(1, 500)}`],
           ],
           host,
@@ -266,7 +272,7 @@ function longRunning(
         first,
       );
       if (rng.chance(0.4))
-        out.add(requestLine(rng, format, clock, component, host, rng.pick([500, 502, 503, 504])));
+        out.add(requestLine(rng, format, clock, component, host, rng.pick([500, 502, 503, 504]), idStyle));
     } else if (rng.chance(0.04)) {
       out.add(
         logLine(
@@ -282,7 +288,7 @@ function longRunning(
           ]),
           [
             ['duration_ms', rng.int(200, 4000)],
-            ['request_id', requestId(rng)],
+            ['request_id', requestId(rng, idStyle)],
           ],
           host,
         ),
@@ -303,7 +309,7 @@ function longRunning(
         ),
       );
     } else {
-      out.add(requestLine(rng, format, clock, component, host));
+      out.add(requestLine(rng, format, clock, component, host, undefined, idStyle));
     }
     i++;
   }
@@ -358,6 +364,19 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
 /** The kubectl-logs family. */
 export const kubectlLogsFamily: Family = {
   name: 'kubectl-logs',
-  scales: ['small', 'large', 'medium', 'small', 'medium', 'medium', 'large', 'small', 'medium', 'huge', 'small', 'medium'],
+  scales: [
+    'small',
+    'large',
+    'medium',
+    'small',
+    'medium',
+    'medium',
+    'large',
+    'small',
+    'medium',
+    'huge',
+    'small',
+    'medium',
+  ],
   generate,
 };

@@ -294,7 +294,9 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
             : [
                 `${pkg}.${pascal([rng.pick(NOUNS), 'Service'])}.${camel(functionWords(rng))}(${pascal([rng.pick(NOUNS), 'Service'])}.java:${rng.int(20, 500)})`,
               ];
-        frames.forEach((fr, i) => out.add(`\tat ${fr}`, f.kind === 'ERROR' && i === 0));
+        frames.forEach((fr, i) => {
+          out.add(`\tat ${fr}`, f.kind === 'ERROR' && i === 0);
+        });
         const simple = cls.split('.').pop()!;
         out.add(`\tat ${cls}.${f.method}(${simple}.java:${f.line})`, f.kind === 'FAILURE');
         for (let k = rng.int(2, scale === 'small' ? 4 : 14); k > 0; k--) {

@@ -79,7 +79,7 @@ export function renderPipInstall(rng: Rng, out: LabelledText, opts: PipInstallOp
       out.add(`  Downloading ${file} (${humanBytes(size)})`);
       if (opts.bars) out.add(progressBar(rng, size, opts.redraws));
     }
-    for (let k = rng.int(0, 2); k > 0; k--) {
+    for (let k = rng.int(0, opts.scale === 'large' || opts.scale === 'huge' ? 4 : 2); k > 0; k--) {
       const [dep, major] = rng.pick(PYPI_PACKAGES);
       out.add(
         `Requirement already satisfied: ${dep}>=${versionOf(rng, major)} in /usr/local/lib/python${pyMinor(opts.python)}/site-packages (from ${p.name}==${p.version}) (${versionOf(rng, major)})`,
@@ -109,8 +109,9 @@ export function renderPipInstall(rng: Rng, out: LabelledText, opts: PipInstallOp
         dependents[0] +
         ' to determine which version is compatible with other requirements. This could take a while.',
     );
+    const requirementLine = rng.int(1, 30);
     for (let k = rng.int(2, 8); k > 0; k--)
-      out.add(`Collecting ${dependents[0]} (from -r requirements.txt (line ${rng.int(1, 30)}))`);
+      out.add(`Collecting ${dependents[0]} (from -r requirements.txt (line ${requirementLine}))`);
     out.add(
       `ERROR: Cannot install -r requirements.txt (line ${rng.int(1, 30)}) and ${a}==${wanted} because these package versions have conflicting dependencies.`,
       true,
@@ -285,6 +286,6 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
 /** The pip-install family. */
 export const pipInstallFamily: Family = {
   name: 'pip-install',
-  scales: ['medium', 'small', 'large', 'medium', 'small', 'medium', 'small', 'medium'],
+  scales: ['medium', 'small', 'large', 'medium', 'small', 'large', 'small', 'large'],
   generate,
 };

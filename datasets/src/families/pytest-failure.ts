@@ -37,7 +37,7 @@ export interface PyFailureResult {
 }
 
 const LIBRARY_ERRORS: readonly ((rng: Rng) => { lib: string; frames: string[]; error: PyError })[] = [
-  (rng) => ({
+  () => ({
     lib: 'httpx',
     frames: ['httpx/_client.py:1015: in send', 'httpx/_transports/default.py:232: in handle_request'],
     error: {
@@ -150,7 +150,6 @@ export function renderPytestFailure(
   const lib = rng.chance(0.25) ? rng.pick(LIBRARY_ERRORS)(rng) : null;
   const err = lib ? lib.error : projectException(rng, project.pkg);
   const callLine = `result = ${rng.pick(['svc', 'client', 'store', 'handler'])}.${frames[0]!.fn}(${rng.pick(NOUNS)})`;
-  const last = frames[frames.length - 1]!;
 
   if (style === 'short') {
     out.add(`${t.file}:${testLine}: in ${t.name}`);

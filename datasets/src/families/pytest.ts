@@ -1,7 +1,7 @@
 import { type Family, LabelledText, type Scale, type ToolOutputDraft } from '../labelled-text.js';
 import type { Rng } from '../prng.js';
 import { type PyProject, paramId, pyProject, testName } from '../python-flavour.js';
-import { banner, rightAlign } from '../text-layout.js';
+import { banner, rightAlign, shortSummaryLine } from '../text-layout.js';
 import { PYPI_PACKAGES, PYTHON_VERSIONS, pyMinor, versionOf } from '../vocab-ecosystems.js';
 import { NOUNS, pascal, phrase, QUALIFIERS } from '../vocab-words.js';
 import { nodeId, type PyFailingTest, renderPytestFailure } from './pytest-failure.js';
@@ -133,7 +133,7 @@ function countsLine(counts: Record<string, number>, warnings: number, secs: numb
 
 /** Writes a whole pytest session into `out` and returns what it reported. */
 export function renderPytestRun(rng: Rng, out: LabelledText, opts: PytestRunOptions): PytestRunSummary {
-  const python = rng.pick(PYTHON_VERSIONS);
+  const python = opts.project?.python ?? rng.pick(PYTHON_VERSIONS);
   const project = opts.project ?? pyProject(rng, python);
   const width = opts.width;
   const pytestVersion = rng.pick(['7.4.4', '8.0.2', '8.1.1', '8.2.2', '8.3.3']);
@@ -238,7 +238,7 @@ export function renderPytestRun(rng: Rng, out: LabelledText, opts: PytestRunOpti
         t.outcome === 's' && rng.chance(0.5)
           ? ` (${rng.pick(['requires postgres', 'flaky on CI', 'needs network', 'not implemented'])})`
           : '';
-      out.add(rightAlign(`${id} ${word[t.outcome]}${reason}`, pct(i + 1), width));
+      out.add(rightAlign(`${id} ${word[t.outcome]}${reason}`, pct(i + 1), width - 1));
     });
   } else if (mode === 'xdist') {
     const order = rng.shuffle(tests.map((_, i) => i));
@@ -256,13 +256,13 @@ export function renderPytestRun(rng: Rng, out: LabelledText, opts: PytestRunOpti
       const room = width - 7;
       while (i < total && tests[i]!.file === file) {
         if (line.length >= room) {
-          out.add(rightAlign(line, pct(i), width));
+          out.add(rightAlign(line, pct(i), width - 1));
           line = '';
         }
         line += tests[i]!.outcome;
         i++;
       }
-      out.add(rightAlign(line, pct(i), width));
+      out.add(rightAlign(line, pct(i), width - 1));
     }
   }
   out.add('');
@@ -391,8 +391,7 @@ export function renderPytestRun(rng: Rng, out: LabelledText, opts: PytestRunOpti
   if (summaries.length > 0) {
     out.add(banner('short test summary info', '=', width));
     for (const s of summaries) {
-      const line = `${s.kind} ${s.id} - ${s.text}`;
-      out.add(line.length > width + 40 ? `${line.slice(0, width - 3)}...` : line, true);
+      out.add(shortSummaryLine(s.kind, s.id, s.text, width), true);
     }
   }
   const line = banner(countsLine(counts, warnings, secs), '=', width);
@@ -428,6 +427,19 @@ function generate(rng: Rng, scale: Scale, index: number): ToolOutputDraft {
 /** The pytest family. */
 export const pytestFamily: Family = {
   name: 'pytest',
-  scales: ['medium', 'small', 'large', 'medium', 'huge', 'small', 'medium', 'large', 'small', 'medium', 'medium', 'small'],
+  scales: [
+    'medium',
+    'small',
+    'large',
+    'medium',
+    'huge',
+    'small',
+    'medium',
+    'large',
+    'small',
+    'medium',
+    'medium',
+    'small',
+  ],
   generate,
 };

@@ -122,7 +122,9 @@ function generateSource(rng: Rng, scale: Scale, index: number, python: boolean):
   const lines = mod.lines.slice();
   const bugLine = plant(rng, lines, target.signatureLine, target.endLine, python, bug.line);
   const out = new LabelledText();
-  lines.forEach((l, i) => out.add(l, i + 1 === target.signatureLine || i + 1 === bugLine));
+  lines.forEach((l, i) => {
+    out.add(l, i + 1 === target.signatureLine || i + 1 === bugLine);
+  });
   const { text, keep } = out.finish();
   const words = [
     rng.pick(NOUNS),

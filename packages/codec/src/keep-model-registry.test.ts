@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +51,16 @@ describe('loadKeepModel', () => {
     await expect(loadKeepModel({ type: 'logistic', weights: missing })).rejects.toThrow(missing);
     const folder = join(root, 'no-model');
     await expect(loadKeepModel({ type: 'transformer', model: folder })).rejects.toThrow(folder);
+  });
+
+  it('loads the repository demo checkpoint when no folder is configured, or names its path', async () => {
+    if (existsSync(DEFAULT_TRANSFORMER_MODEL)) {
+      const model = await loadKeepModel({ type: 'transformer' });
+      expect(model.id).toMatch(/^transformer:/);
+      await (model as unknown as { release(): Promise<void> }).release();
+    } else {
+      await expect(loadKeepModel({ type: 'transformer' })).rejects.toThrow(DEFAULT_TRANSFORMER_MODEL);
+    }
   });
 
   it('falls back to salience with a logged reason when the config asks for it', async () => {

@@ -49,6 +49,8 @@ describe('SalienceKeepModel', () => {
       'Ran 12 tests in 0.003s',
       'Tests run: 15, Failures: 0, Errors: 0, Skipped: 0',
       'test result: ok. 14 passed; 0 failed; 0 ignored',
+      '=========================== short test summary info ============================',
+      '================================== FAILURES ===================================',
     ]) {
       expect(salienceOf(line), line).toBeGreaterThanOrEqual(KEEP);
     }
@@ -83,6 +85,8 @@ describe('SalienceKeepModel', () => {
       'Using cached idna-3.7-py3-none-any.whl (66 kB)',
       '  45%|████▌     | 45/100 [00:01<00:01, 40.1it/s]',
       '[=====================>          ] 70%',
+      '██████████████████████ 100%',
+      '##[debug]Evaluating condition for step',
       '2024-05-01T12:00:00.123Z',
       '2024-05-01 12:00:00 INFO',
       '12:00:01',

@@ -11,11 +11,11 @@ export {
 } from './pipeline/compress-block.js';
 export { type LineSegments, splitSegments } from './pipeline/lines.js';
 export { restoreBlock } from './pipeline/restore-block.js';
+export * from './pricing/index.js';
 export * from './retrieval/index.js';
+export * from './session/index.js';
 export * from './store/index.js';
 export { containsStubSyntax, type FoundStub, findStubs, formatStub, STUB_IN_TEXT } from './tier1/stub.js';
 export { isVerdict } from './tier1/verdicts.js';
 export { countTokens } from './tokens.js';
-export * from './session/index.js';
 export * from './trajectory-import/index.js';
-export * from './pricing/index.js';

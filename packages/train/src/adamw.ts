@@ -34,7 +34,8 @@ export class AdamW {
     params.specs.forEach((spec, i) => {
       // As in BERT's optimiser: no weight decay on biases and LayerNorm parameters.
       const decays = spec.name.endsWith('.weight') && !spec.name.includes('LayerNorm');
-      if (decays) this.#decayMask.fill(1, params.offsets[i], (params.offsets[i] as number) + params.view(i).length);
+      if (decays)
+        this.#decayMask.fill(1, params.offsets[i], (params.offsets[i] as number) + params.view(i).length);
     });
   }
 

@@ -20,7 +20,14 @@ const hfConfig = {
   intermediate_size: TINY_DIMS.intermediateSize,
   max_position_embeddings: TINY_DIMS.maxPositions,
 };
-const vocab = ['[PAD]', '[UNK]', '[CLS]', '[SEP]', '[MASK]', ...Array.from({ length: 59 }, (_, i) => `tok${i}`)];
+const vocab = [
+  '[PAD]',
+  '[UNK]',
+  '[CLS]',
+  '[SEP]',
+  '[MASK]',
+  ...Array.from({ length: 59 }, (_, i) => `tok${i}`),
+];
 
 function checkpoint(name: string, tensors: Map<string, NamedTensor>, config: object = hfConfig): string {
   const dir = join(root, name);
@@ -40,7 +47,10 @@ describe('safetensors', () => {
     expect(back?.shape).toEqual([2, 3]);
     expect(Array.from(back?.data ?? [])).toEqual(Array.from(tensors.get('a')?.data ?? []));
 
-    const header = JSON.stringify({ h: { dtype: 'F16', shape: [2], data_offsets: [0, 4] }, b: { dtype: 'BF16', shape: [1], data_offsets: [4, 6] } });
+    const header = JSON.stringify({
+      h: { dtype: 'F16', shape: [2], data_offsets: [0, 4] },
+      b: { dtype: 'BF16', shape: [1], data_offsets: [4, 6] },
+    });
     const bytes = Buffer.alloc(8 + header.length + 6);
     bytes.writeBigUInt64LE(BigInt(header.length), 0);
     bytes.write(header, 8);
@@ -92,7 +102,10 @@ describe('loadBaseCheckpoint', () => {
     const empty = join(root, 'empty');
     mkdirSync(empty);
     expect(() => loadBaseCheckpoint(empty)).toThrow(/has no config\.json/);
-    const dir = checkpoint('badconfig', toHfTensors(initBertParams(TINY_DIMS)), { ...hfConfig, hidden_size: 'big' });
+    const dir = checkpoint('badconfig', toHfTensors(initBertParams(TINY_DIMS)), {
+      ...hfConfig,
+      hidden_size: 'big',
+    });
     expect(() => loadBaseCheckpoint(dir)).toThrow(/hidden_size/);
   });
 
@@ -103,6 +116,8 @@ describe('loadBaseCheckpoint', () => {
     const from = params.viewOf('bert.embeddings.word_embeddings.weight');
     const to = trimmed.viewOf('bert.embeddings.word_embeddings.weight');
     expect(Array.from(to.subarray(4 * H, 5 * H))).toEqual(Array.from(from.subarray(40 * H, 41 * H)));
-    expect(Array.from(trimmed.viewOf('classifier.weight'))).toEqual(Array.from(params.viewOf('classifier.weight')));
+    expect(Array.from(trimmed.viewOf('classifier.weight'))).toEqual(
+      Array.from(params.viewOf('classifier.weight')),
+    );
   });
 });

@@ -36,7 +36,9 @@ function readBaseVocabulary(dir: string, dims: BertDims): Vocabulary {
     );
   }
   if (vocabulary.size !== dims.vocabSize) {
-    throw new Error(`${vocabTxt}: ${vocabulary.size} tokens, but config.json says vocab_size ${dims.vocabSize}`);
+    throw new Error(
+      `${vocabTxt}: ${vocabulary.size} tokens, but config.json says vocab_size ${dims.vocabSize}`,
+    );
   }
   return vocabulary;
 }
@@ -51,7 +53,9 @@ export function loadBaseCheckpoint(dir: string, seed = 42): BaseCheckpoint {
   const weightsPath = join(dir, 'model.safetensors');
   if (!existsSync(configPath)) throw new Error(`${dir}: --base folder has no config.json`);
   if (!existsSync(weightsPath)) {
-    throw new Error(`${dir}: --base folder has no model.safetensors (convert pytorch_model.bin with transformers first)`);
+    throw new Error(
+      `${dir}: --base folder has no model.safetensors (convert pytorch_model.bin with transformers first)`,
+    );
   }
   const dims = readBertConfig(configPath);
   const vocabulary = readBaseVocabulary(dir, dims);
@@ -69,7 +73,8 @@ export function loadBaseCheckpoint(dir: string, seed = 42): BaseCheckpoint {
     }
     const tensor = tensors.get(found) as { shape: readonly number[]; data: Float32Array };
     const expected = spec.hfTransposed ? [...spec.shape].reverse() : [...spec.shape];
-    const mismatch = tensor.shape.length !== expected.length || tensor.shape.some((d, k) => d !== expected[k]);
+    const mismatch =
+      tensor.shape.length !== expected.length || tensor.shape.some((d, k) => d !== expected[k]);
     if (mismatch && spec.name.startsWith('classifier.')) {
       // A head for other labels (e.g. an NER checkpoint) is replaced by a fresh 2-label head.
       hadClassifier = false;
@@ -87,7 +92,8 @@ export function loadBaseCheckpoint(dir: string, seed = 42): BaseCheckpoint {
     else {
       // PyTorch Linear stores [out, in]; we multiply x·W with W as [in, out].
       const [rows, cols] = expected as [number, number];
-      for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) view[c * rows + r] = tensor.data[r * cols + c] as number;
+      for (let r = 0; r < rows; r++)
+        for (let c = 0; c < cols; c++) view[c * rows + r] = tensor.data[r * cols + c] as number;
     }
   });
   return { dims, params, vocabulary, hadClassifier };

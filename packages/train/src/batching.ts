@@ -44,7 +44,10 @@ export function lengthGroupedBatches<T extends EncodedLine>(
   let current: T[] = [];
   for (const line of order) {
     const longest = Math.max(line.ids.length, current.at(-1)?.ids.length ?? 0);
-    if (current.length > 0 && ((current.length + 1) * longest > shape.tokenBudget || current.length >= shape.maxRows)) {
+    if (
+      current.length > 0 &&
+      ((current.length + 1) * longest > shape.tokenBudget || current.length >= shape.maxRows)
+    ) {
       batches.push(current);
       current = [];
     }

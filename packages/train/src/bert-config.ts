@@ -34,7 +34,9 @@ const positive = z.number().int().positive();
 
 /** The fields of a HF BERT `config.json` that decide the weights' shapes; unknown fields are ignored. */
 const HfBertConfig = z.object({
-  model_type: z.literal('bert', { error: 'only BERT checkpoints are supported (model_type "bert")' }).optional(),
+  model_type: z
+    .literal('bert', { error: 'only BERT checkpoints are supported (model_type "bert")' })
+    .optional(),
   vocab_size: positive,
   hidden_size: positive,
   num_hidden_layers: positive,
@@ -43,7 +45,9 @@ const HfBertConfig = z.object({
   max_position_embeddings: positive.default(512),
   type_vocab_size: positive.default(2),
   layer_norm_eps: z.number().positive().default(1e-12),
-  hidden_act: z.enum(['gelu'], { error: 'only "gelu" (the exact, erf-based GELU) is supported' }).default('gelu'),
+  hidden_act: z
+    .enum(['gelu'], { error: 'only "gelu" (the exact, erf-based GELU) is supported' })
+    .default('gelu'),
 });
 
 /** Reads a base checkpoint's `config.json`; errors name the file and the field. */

@@ -108,19 +108,28 @@ function selfAttention(
  * BERT encoder + token-classification head (Devlin et al. 2019; HF BertForTokenClassification without
  * dropout). Token type ids are all 0 (one segment per line). Returns logits [rows·seq, labels].
  */
-export function bertLogits(p: ParamTensors, ids: Tensor2D, mask: Tensor2D, options: ForwardOptions = {}): Tensor2D {
+export function bertLogits(
+  p: ParamTensors,
+  ids: Tensor2D,
+  mask: Tensor2D,
+  options: ForwardOptions = {},
+): Tensor2D {
   const mm: MatMul = options.plainMatMul ? plainMatMul : matMulFast;
   const [rows, seq] = ids.shape;
   const dims = p.dims;
   const H = dims.hiddenSize;
   const eps = dims.layerNormEps;
-  if (seq > dims.maxPositions) throw new Error(`sequence length ${seq} exceeds ${dims.maxPositions} positions`);
+  if (seq > dims.maxPositions)
+    throw new Error(`sequence length ${seq} exceeds ${dims.maxPositions} positions`);
   const table = p.get('bert.embeddings.word_embeddings.weight') as Tensor2D;
   const flatIds = tf.reshape(ids, [-1]);
   const words = options.plainGather ? tf.gather(table, flatIds) : embeddingLookup(table, flatIds);
   const positions = tf.slice(p.get('bert.embeddings.position_embeddings.weight'), [0, 0], [seq, H]);
   const typeRow = tf.slice(p.get('bert.embeddings.token_type_embeddings.weight'), [0, 0], [1, H]);
-  const embedded = tf.reshape(tf.add(tf.add(tf.reshape(words, [rows, seq, H]), positions), typeRow), [rows * seq, H]);
+  const embedded = tf.reshape(tf.add(tf.add(tf.reshape(words, [rows, seq, H]), positions), typeRow), [
+    rows * seq,
+    H,
+  ]);
   let x = layerNorm(
     embedded as Tensor2D,
     p.get('bert.embeddings.LayerNorm.weight'),

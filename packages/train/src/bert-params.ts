@@ -136,6 +136,8 @@ export function initBertParams(dims: BertDims, seed = 42, padId = 0): BertParams
     if (spec.init === 'ones') view.fill(1);
     else if (spec.init === 'normal') for (let j = 0; j < view.length; j++) view[j] = 0.02 * normal();
   });
-  params.viewOf('bert.embeddings.word_embeddings.weight').fill(0, padId * dims.hiddenSize, (padId + 1) * dims.hiddenSize);
+  params
+    .viewOf('bert.embeddings.word_embeddings.weight')
+    .fill(0, padId * dims.hiddenSize, (padId + 1) * dims.hiddenSize);
   return params;
 }

@@ -1,6 +1,4 @@
 import { AdamW, linearSchedule } from './adamw.js';
-import type { TokenBatch } from './bert-forward.js';
-import type { BertParams } from './bert-params.js';
 import {
   type BatchShape,
   DEFAULT_BATCH_SHAPE,
@@ -10,7 +8,15 @@ import {
   padBatch,
   tokenCount,
 } from './batching.js';
+import type { TokenBatch } from './bert-forward.js';
+import type { BertParams } from './bert-params.js';
 import type { GradientEngine } from './gradient-engine.js';
+import {
+  calibrateKeepBias,
+  type KeepBiasCalibration,
+  shiftKeepBias,
+  topKeepLogits,
+} from './keep-bias-calibration.js';
 
 /** What one epoch did. */
 export interface EpochSummary {
@@ -49,6 +55,8 @@ export interface BertTrainingOptions {
   readonly seed?: number;
   /** Stop an epoch after this many steps (benchmarks; default: the whole epoch). */
   readonly maxStepsPerEpoch?: number;
+  /** After training, shift the keep bias so this keep threshold is the dev F1-best one (default: no shift). */
+  readonly calibrateThreshold?: number;
   readonly observer?: TrainingObserver;
 }
 
@@ -57,6 +65,8 @@ export interface BertTrainingResult {
   readonly params: BertParams;
   readonly history: readonly EpochSummary[];
   readonly stoppedEarly: boolean;
+  /** The keep-bias shift applied after training, when asked for and a dev split exists. */
+  readonly calibration?: KeepBiasCalibration;
 }
 
 /** Per-line keep scores (mean of top-3 token probabilities) for encoded lines, in their order. */
@@ -199,8 +209,41 @@ export async function trainBert(
     history.push(summary);
     observer?.epochEnd?.(summary);
     if (sinceBest >= patience && epoch < epochs) {
-      return { params: best ?? params, history, stoppedEarly: true };
+      return finish(engine, best ?? params, dev, shape, options.calibrateThreshold, history, true);
     }
   }
-  return { params: best ?? params, history, stoppedEarly: false };
+  return finish(engine, best ?? params, dev, shape, options.calibrateThreshold, history, false);
+}
+
+async function finish(
+  engine: GradientEngine,
+  params: BertParams,
+  dev: readonly EncodedLine[],
+  shape: BatchShape,
+  threshold: number | undefined,
+  history: EpochSummary[],
+  stoppedEarly: boolean,
+): Promise<BertTrainingResult> {
+  if (threshold === undefined || dev.length === 0) return { params, history, stoppedEarly };
+  const indexed = dev.map((line, index) => ({ ...line, index }));
+  const groups = lengthGroupedBatches(indexed, shape);
+  const probs = await engine.keepProbabilities(
+    params,
+    groups.map((g) => padBatch(g)),
+  );
+  const tops: Float32Array[] = new Array(dev.length);
+  groups.forEach((group, b) => {
+    const p = probs[b] as Float32Array;
+    const seqLen = p.length / group.length;
+    group.forEach((line, r) => {
+      tops[line.index] = topKeepLogits(p, r * seqLen, line.ids.length);
+    });
+  });
+  const calibration = calibrateKeepBias(
+    tops,
+    dev.map((l) => l.label),
+    threshold,
+  );
+  shiftKeepBias(params, calibration.delta);
+  return { params, history, stoppedEarly, calibration };
 }

@@ -38,7 +38,8 @@ const KIND_BY_EXTENSION: Readonly<Record<string, ContentKind>> = Object.freeze({
   '.log': 'log',
 });
 
-const LOG_LINE = /^\s*\[?(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\d{2}:\d{2}:\d{2}|(INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b)/;
+const LOG_LINE =
+  /^\s*\[?(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}|\d{2}:\d{2}:\d{2}|(INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\b)/;
 const DIFF_HEADER = /^(diff --git |--- \S|@@ -\d+(,\d+)? \+\d+(,\d+)? @@)/m;
 
 /**

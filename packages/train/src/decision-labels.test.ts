@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { decisionLabels, FollowingText, lineCarriers } from './decision-labels.js';
 import { labelToolOutputs } from './trajectory-lines.js';
 
-const common = (w: string) => ['this', 'that', 'with', 'tests', 'passed', 'failed', 'error', 'total', 'root'].includes(w);
+const common = (w: string) =>
+  ['this', 'that', 'with', 'tests', 'passed', 'failed', 'error', 'total', 'root'].includes(w);
 
 describe('lineCarriers', () => {
   it('finds paths, identifiers, numbers and quoted strings, not prose', () => {
@@ -17,16 +18,27 @@ describe('lineCarriers', () => {
 
 describe('decisionLabels', () => {
   it('keeps a line whose carrier the next action uses, unless the producing action already had it', () => {
-    const lines = ['collected 3 items', 'FAILED tests/test_api.py::test_login - AssertionError', 'tests/test_db.py ... ok'];
+    const lines = [
+      'collected 3 items',
+      'FAILED tests/test_api.py::test_login - AssertionError',
+      'tests/test_db.py ... ok',
+    ];
     const following = new FollowingText('open tests/test_api.py 12');
-    expect(Array.from(decisionLabels(lines, following, new FollowingText('pytest -q'), common))).toEqual([0, 1, 0]);
+    expect(Array.from(decisionLabels(lines, following, new FollowingText('pytest -q'), common))).toEqual([
+      0, 1, 0,
+    ]);
     const known = new FollowingText('pytest tests/test_api.py');
     expect(Array.from(decisionLabels(lines, following, known, common))).toEqual([0, 0, 0]);
   });
 
   it('ignores a carrier repeated across most lines of the block (an ls -l column)', () => {
     const lines = Array.from({ length: 10 }, (_, i) => `-rw-r--r-- 1 root root 4096 Apr 30 file${i}.txt`);
-    const labels = decisionLabels(lines, new FollowingText('cat file3.txt; echo 4096'), new FollowingText('ls -l'), common);
+    const labels = decisionLabels(
+      lines,
+      new FollowingText('cat file3.txt; echo 4096'),
+      new FollowingText('ls -l'),
+      common,
+    );
     expect(Array.from(labels)).toEqual([0, 0, 0, 1, 0, 0, 0, 0, 0, 0]);
   });
 });
@@ -39,12 +51,34 @@ describe('labelToolOutputs', () => {
         id: 't1',
         outcome: null,
         turns: [
-          { blocks: [{ id: 'u', role: 'user', kind: 'chat', text: 'fix the crash', trusted: true }], decision: { type: 'tool_call', tool: 'bash', arguments: { cmd: 'grep -rn parse_config src' } } },
           {
-            blocks: [{ id: 'o', role: 'tool', kind: 'tool_output', text: 'src/config/loader.ts:17: parse_config(raw)\nsrc/cli.ts:3: // parse_config docs\n', trusted: false }],
+            blocks: [{ id: 'u', role: 'user', kind: 'chat', text: 'fix the crash', trusted: true }],
+            decision: { type: 'tool_call', tool: 'bash', arguments: { cmd: 'grep -rn parse_config src' } },
+          },
+          {
+            blocks: [
+              {
+                id: 'o',
+                role: 'tool',
+                kind: 'tool_output',
+                text: 'src/config/loader.ts:17: parse_config(raw)\nsrc/cli.ts:3: // parse_config docs\n',
+                trusted: false,
+              },
+            ],
             decision: { type: 'tool_call', tool: 'read', arguments: { path: 'src/config/loader.ts' } },
           },
-          { blocks: [{ id: 'a', role: 'assistant', kind: 'chat', text: 'The loader calls it at line 17.', trusted: false }], decision: null },
+          {
+            blocks: [
+              {
+                id: 'a',
+                role: 'assistant',
+                kind: 'chat',
+                text: 'The loader calls it at line 17.',
+                trusted: false,
+              },
+            ],
+            decision: null,
+          },
         ],
       },
       common,

@@ -122,7 +122,8 @@ export function decisionLabels(
 ): Uint8Array {
   const carriers = lines.map((line) => lineCarriers(line, isCommonWord));
   const blockCounts = new Map<string, number>();
-  for (const c of carriers) for (const key of new Set(carrierKeys(c))) blockCounts.set(key, (blockCounts.get(key) ?? 0) + 1);
+  for (const c of carriers)
+    for (const key of new Set(carrierKeys(c))) blockCounts.set(key, (blockCounts.get(key) ?? 0) + 1);
   const filter: CarrierFilter = {
     known,
     blockCounts,
@@ -133,9 +134,13 @@ export function decisionLabels(
 
 function isLoadBearing(c: LineCarriers, following: FollowingText, filter: CarrierFilter): boolean {
   const usable = (key: string) => (filter.blockCounts.get(key) ?? 0) <= filter.maxLinesPerCarrier;
-  for (const p of c.paths) if (usable(`p:${p}`) && !filter.known.hasPath(p) && following.hasPath(p)) return true;
-  for (const w of c.words) if (usable(`w:${w}`) && !filter.known.hasToken(w) && following.hasToken(w)) return true;
-  for (const n of c.numbers) if (usable(`n:${n}`) && !filter.known.hasToken(n) && following.hasToken(n)) return true;
-  for (const q of c.quoted) if (usable(`q:${q}`) && !filter.known.hasSubstring(q) && following.hasSubstring(q)) return true;
+  for (const p of c.paths)
+    if (usable(`p:${p}`) && !filter.known.hasPath(p) && following.hasPath(p)) return true;
+  for (const w of c.words)
+    if (usable(`w:${w}`) && !filter.known.hasToken(w) && following.hasToken(w)) return true;
+  for (const n of c.numbers)
+    if (usable(`n:${n}`) && !filter.known.hasToken(n) && following.hasToken(n)) return true;
+  for (const q of c.quoted)
+    if (usable(`q:${q}`) && !filter.known.hasSubstring(q) && following.hasSubstring(q)) return true;
   return false;
 }

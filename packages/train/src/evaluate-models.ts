@@ -1,5 +1,5 @@
-import type { KeepModel } from '@distil/contract';
 import { LogisticKeepModel, SalienceKeepModel, trainLogisticKeepModel } from '@distil/codec';
+import type { KeepModel } from '@distil/contract';
 import { type EvaluationRow, keepMetrics } from './keep-metrics.js';
 import { LABEL_SOURCES, type LabelledLine, labelOf, TEST_FRACTION } from './line-dataset.js';
 
@@ -52,7 +52,15 @@ export async function evaluateOnHeldOut(
       const idx = test.flatMap((line, i) => (labelOf(line, source) === undefined ? [] : [i]));
       if (idx.length === 0) continue;
       const labels = idx.map((i) => labelOf(test[i] as LabelledLine, source) as number);
-      rows.push({ model: name, labels: source, metrics: keepMetrics(idx.map((i) => scores[i] as number), labels, threshold) });
+      rows.push({
+        model: name,
+        labels: source,
+        metrics: keepMetrics(
+          idx.map((i) => scores[i] as number),
+          labels,
+          threshold,
+        ),
+      });
     }
   }
   return rows;

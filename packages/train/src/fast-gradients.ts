@@ -37,7 +37,10 @@ export function matMulFast<T extends Tensor2D | Tensor3D>(a: T, b: T): T {
       value: tf.matMul(x as Tensor3D, y as Tensor3D),
       gradFunc: (dy: Tensor, saved: Tensor[]) => {
         const [sx, sy] = saved as [Tensor3D, Tensor3D];
-        return [tf.matMul(dy as Tensor3D, swapLast(sy) as Tensor3D), tf.matMul(swapLast(sx) as Tensor3D, dy as Tensor3D)];
+        return [
+          tf.matMul(dy as Tensor3D, swapLast(sy) as Tensor3D),
+          tf.matMul(swapLast(sx) as Tensor3D, dy as Tensor3D),
+        ];
       },
     };
   });

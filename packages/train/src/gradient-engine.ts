@@ -41,7 +41,11 @@ export class InProcessGradientEngine implements GradientEngine {
     return new InProcessGradientEngine(await ensureBackend(preference));
   }
 
-  async gradients(params: BertParams, batches: readonly TokenBatch[], keepWeight: number): Promise<StepGradients> {
+  async gradients(
+    params: BertParams,
+    batches: readonly TokenBatch[],
+    keepWeight: number,
+  ): Promise<StepGradients> {
     const grad = new Float32Array(params.count);
     if (this.#scratch?.length !== params.count) this.#scratch = new Float32Array(params.count);
     const scratch = this.#scratch;

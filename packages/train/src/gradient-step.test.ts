@@ -51,13 +51,18 @@ describe('tensor hygiene', () => {
   it('trains an epoch on this thread without leaking, and the loss falls', async () => {
     const engine = await InProcessGradientEngine.start('wasm');
     const before = tf.memory().numTensors;
-    const result = await trainBert(initBertParams(TINY_DIMS, 1), syntheticLines(600, 1), syntheticLines(100, 2), {
-      engine,
-      epochs: 4,
-      learningRate: 3e-3,
-      patience: 4,
-      batchShape: { tokenBudget: 512, maxRows: 64 },
-    });
+    const result = await trainBert(
+      initBertParams(TINY_DIMS, 1),
+      syntheticLines(600, 1),
+      syntheticLines(100, 2),
+      {
+        engine,
+        epochs: 4,
+        learningRate: 3e-3,
+        patience: 4,
+        batchShape: { tokenBudget: 512, maxRows: 64 },
+      },
+    );
     expect(tf.memory().numTensors).toBe(before);
     const losses = result.history.map((h) => h.trainLoss);
     expect(losses.at(-1)).toBeLessThan((losses[0] as number) * 0.9);

@@ -100,3 +100,17 @@ export function batchLogits(params: BertParams, batch: TokenBatch): Float32Array
     uploaded.dispose();
   }
 }
+
+/** Kernel time in ms by kernel name for one gradient step (tf.profile): where a step's time goes. */
+export async function profileGradientStep(
+  params: BertParams,
+  batch: TokenBatch,
+): Promise<Map<string, number>> {
+  const out = new Float32Array(params.count);
+  const profile = await tf.profile(() => {
+    batchGradients(params, batch, 1, out);
+  });
+  const byKernel = new Map<string, number>();
+  for (const k of profile.kernels) byKernel.set(k.name, (byKernel.get(k.name) ?? 0) + Number(k.kernelTimeMs));
+  return byKernel;
+}

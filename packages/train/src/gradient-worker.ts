@@ -4,8 +4,8 @@
  * moves only the batch and a few numbers through messages.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { TokenBatch } from './bert-forward.js';
 import type { BertDims } from './bert-config.js';
+import type { TokenBatch } from './bert-forward.js';
 import { BertParams } from './bert-params.js';
 import { batchGradients, batchKeepProbabilities } from './gradient-step.js';
 import { type BackendPreference, ensureBackend } from './tfjs-runtime.js';
@@ -26,7 +26,13 @@ export type GradientWorkerRequest =
 /** Answers, matched to requests by id. */
 export type GradientWorkerReply =
   | { readonly type: 'ready'; readonly backend: string }
-  | { readonly type: 'grad'; readonly id: number; readonly lossSum: number; readonly weightSum: number; readonly tokens: number }
+  | {
+      readonly type: 'grad';
+      readonly id: number;
+      readonly lossSum: number;
+      readonly weightSum: number;
+      readonly tokens: number;
+    }
   | { readonly type: 'predict'; readonly id: number; readonly probs: Float32Array }
   | { readonly type: 'error'; readonly id: number; readonly message: string };
 

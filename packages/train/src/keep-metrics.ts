@@ -9,7 +9,11 @@ export interface KeepMetrics {
 }
 
 /** Accuracy, precision, recall and F1 of `scores ≥ threshold` against 0/1 `labels`. */
-export function keepMetrics(scores: ArrayLike<number>, labels: ArrayLike<number>, threshold: number): KeepMetrics {
+export function keepMetrics(
+  scores: ArrayLike<number>,
+  labels: ArrayLike<number>,
+  threshold: number,
+): KeepMetrics {
   let tp = 0;
   let fp = 0;
   let tn = 0;
@@ -59,6 +63,8 @@ export function formatEvaluationTable(rows: readonly EvaluationRow[]): string {
   ]);
   const widths = header.map((h, c) => Math.max(h.length, ...body.map((row) => (row[c] as string).length)));
   const line = (cells: readonly string[]) =>
-    cells.map((cell, c) => (c < 2 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number))).join('  ');
+    cells
+      .map((cell, c) => (c < 2 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number)))
+      .join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ContentKind } from '@distil/contract';
 import { salienceOf } from '@distil/codec';
+import type { ContentKind } from '@distil/contract';
 import type { DecisionOrigin, TraceCorpus } from './trace-corpus.js';
 
 /** Which split a line belongs to. */

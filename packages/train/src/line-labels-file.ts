@@ -19,7 +19,10 @@ const LineLabelsRecord = z
   .loose();
 
 /** Keep-line numbers by corpus-relative path. */
-export type RecordedKeepLines = Map<string, { readonly keep: ReadonlySet<number>; readonly lines?: number; readonly at: string }>;
+export type RecordedKeepLines = Map<
+  string,
+  { readonly keep: ReadonlySet<number>; readonly lines?: number; readonly at: string }
+>;
 
 /** Whether a JSON Lines text looks like a labels file (its first record has `file` and `keep`). */
 export function looksLikeLineLabels(text: string): boolean {
@@ -37,7 +40,11 @@ export function looksLikeLineLabels(text: string): boolean {
  * Reads a labels file; paths in it are relative to its own folder and are returned relative to the corpus
  * root. A bad record is an error naming the file, the line and the field.
  */
-export function readLineLabels(path: string, root: string, text = readFileSync(path, 'utf8')): RecordedKeepLines {
+export function readLineLabels(
+  path: string,
+  root: string,
+  text = readFileSync(path, 'utf8'),
+): RecordedKeepLines {
   const out: RecordedKeepLines = new Map();
   const base = dirname(path);
   text.split('\n').forEach((line, i) => {

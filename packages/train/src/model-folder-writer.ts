@@ -21,7 +21,8 @@ export function toHfTensors(params: BertParams): Map<string, NamedTensor> {
     }
     const [rows, cols] = spec.shape as [number, number];
     const data = new Float32Array(view.length);
-    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) data[c * rows + r] = view[r * cols + c] as number;
+    for (let r = 0; r < rows; r++)
+      for (let c = 0; c < cols; c++) data[c * rows + r] = view[r * cols + c] as number;
     out.set(spec.name, { shape: [cols, rows], data });
   });
   return out;
@@ -45,7 +46,10 @@ export function writeModelFolder(
   mkdirSync(join(folder, 'onnx'), { recursive: true });
   const onnx = exportBertToOnnx(params);
   writeFileSync(join(folder, ONNX_MODEL_PATH), onnx);
-  writeFileSync(join(folder, 'config.json'), `${JSON.stringify(bertConfigJson(params.dims, vocabulary.padId), null, 2)}\n`);
+  writeFileSync(
+    join(folder, 'config.json'),
+    `${JSON.stringify(bertConfigJson(params.dims, vocabulary.padId), null, 2)}\n`,
+  );
   writeTokenizerFiles(folder, vocabulary, seqLen);
   writeFileSync(join(folder, 'model.safetensors'), encodeSafetensors(toHfTensors(params), { format: 'pt' }));
   const names = [

@@ -26,7 +26,13 @@ describe('exportBertToOnnx', () => {
 
   it('accepts any batch size and sequence length (symbolic dims)', async () => {
     const onnx = exportBertToOnnx(initBertParams(TINY_DIMS, 22));
-    const one = { rows: 1, seqLen: 5, ids: Int32Array.of(2, 9, 10, 11, 3), mask: Int32Array.of(1, 1, 1, 1, 1), labels: new Uint8Array(5) };
+    const one = {
+      rows: 1,
+      seqLen: 5,
+      ids: Int32Array.of(2, 9, 10, 11, 3),
+      mask: Int32Array.of(1, 1, 1, 1, 1),
+      labels: new Uint8Array(5),
+    };
     expect((await onnxLogits(onnx, one)).length).toBe(5 * 2);
     expect((await onnxLogits(onnx, raggedBatch(4))).length).toBe(raggedBatch(4).ids.length * 2);
   });

@@ -32,7 +32,9 @@ export function exportBertToOnnx(params: BertParams): Uint8Array {
     });
 
   // Embeddings: word + position (the first `sequence` rows) + token type, then LayerNorm.
-  const words = g.node('Gather', [weight('bert.embeddings.word_embeddings.weight'), 'input_ids'], { axis: 0 });
+  const words = g.node('Gather', [weight('bert.embeddings.word_embeddings.weight'), 'input_ids'], {
+    axis: 0,
+  });
   const seqLen = g.node('Slice', [g.node('Shape', ['input_ids']), g.int64Tensor([1]), g.int64Tensor([2])]);
   const positions = g.node('Slice', [
     weight('bert.embeddings.position_embeddings.weight'),
@@ -60,7 +62,8 @@ export function exportBertToOnnx(params: BertParams): Uint8Array {
 
   for (let l = 0; l < dims.numLayers; l++) {
     const pre = `bert.encoder.layer.${l}`;
-    const split = (t: string, perm: number[]) => g.node('Transpose', [g.node('Reshape', [t, headShape])], { perm });
+    const split = (t: string, perm: number[]) =>
+      g.node('Transpose', [g.node('Reshape', [t, headShape])], { perm });
     const q = split(dense(x, `${pre}.attention.self.query`), [0, 2, 1, 3]);
     const kT = split(dense(x, `${pre}.attention.self.key`), [0, 2, 3, 1]);
     const v = split(dense(x, `${pre}.attention.self.value`), [0, 2, 1, 3]);
@@ -73,13 +76,25 @@ export function exportBertToOnnx(params: BertParams): Uint8Array {
     const attended = dense(context, `${pre}.attention.output.dense`);
     x = layerNorm(g.node('Add', [attended, x]), `${pre}.attention.output.LayerNorm`);
     const h = dense(x, `${pre}.intermediate.dense`);
-    const gelu = g.node('Mul', [g.node('Mul', [h, half]), g.node('Add', [g.node('Erf', [g.node('Mul', [h, invSqrt2])]), one])]);
+    const gelu = g.node('Mul', [
+      g.node('Mul', [h, half]),
+      g.node('Add', [g.node('Erf', [g.node('Mul', [h, invSqrt2])]), one]),
+    ]);
     const out = dense(gelu, `${pre}.output.dense`);
     x = layerNorm(g.node('Add', [out, x]), `${pre}.output.LayerNorm`);
   }
-  g.node('Add', [g.node('MatMul', [x, weight('classifier.weight')]), weight('classifier.bias')], {}, 'logits');
+  g.node(
+    'Add',
+    [g.node('MatMul', [x, weight('classifier.weight')]), weight('classifier.bias')],
+    {},
+    'logits',
+  );
 
-  const tokenInput = (name: string) => ({ name, type: ElementType.int64, dims: ['batch_size', 'sequence_length'] });
+  const tokenInput = (name: string) => ({
+    name,
+    type: ElementType.int64,
+    dims: ['batch_size', 'sequence_length'],
+  });
   return g.encode({
     name: 'distil-keep-bert',
     inputs: [tokenInput('input_ids'), tokenInput('attention_mask'), tokenInput('token_type_ids')],

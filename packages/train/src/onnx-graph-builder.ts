@@ -56,7 +56,12 @@ export class OnnxGraphBuilder {
   }
 
   /** Appends a node; returns its (first) output name. */
-  node(opType: string, inputs: readonly string[], attributes: Record<string, AttributeValue> = {}, output?: string): string {
+  node(
+    opType: string,
+    inputs: readonly string[],
+    attributes: Record<string, AttributeValue> = {},
+    output?: string,
+  ): string {
     const out = output ?? `${opType.toLowerCase()}_${this.#counter++}`;
     this.#nodes.push({
       opType,
@@ -64,9 +69,14 @@ export class OnnxGraphBuilder {
       input: [...inputs],
       output: [out],
       attribute: Object.entries(attributes).map(([name, value]) => {
-        if (Array.isArray(value)) return { name, ints: [...value], type: onnx.AttributeProto.AttributeType.INTS };
+        if (Array.isArray(value))
+          return { name, ints: [...value], type: onnx.AttributeProto.AttributeType.INTS };
         if (typeof value === 'object') {
-          return { name, f: (value as { float: number }).float, type: onnx.AttributeProto.AttributeType.FLOAT };
+          return {
+            name,
+            f: (value as { float: number }).float,
+            type: onnx.AttributeProto.AttributeType.FLOAT,
+          };
         }
         return { name, i: value as number, type: onnx.AttributeProto.AttributeType.INT };
       }),

@@ -12,7 +12,11 @@ export interface ParityReport {
 }
 
 /** Runs an ONNX model with onnxruntime-node on a padded batch and returns its logits (flat). */
-export async function onnxLogits(model: Uint8Array | string, batch: TokenBatch, threads = 1): Promise<Float32Array> {
+export async function onnxLogits(
+  model: Uint8Array | string,
+  batch: TokenBatch,
+  threads = 1,
+): Promise<Float32Array> {
   const ort = await import('onnxruntime-node');
   const session = await ort.InferenceSession.create(model as Uint8Array, {
     intraOpNumThreads: threads,
@@ -20,7 +24,12 @@ export async function onnxLogits(model: Uint8Array | string, batch: TokenBatch, 
   });
   try {
     const dims = [batch.rows, batch.seqLen];
-    const int64 = (values: Int32Array) => new ort.Tensor('int64', BigInt64Array.from(values, (v) => BigInt(v)), dims);
+    const int64 = (values: Int32Array) =>
+      new ort.Tensor(
+        'int64',
+        BigInt64Array.from(values, (v) => BigInt(v)),
+        dims,
+      );
     const result = await session.run({
       input_ids: int64(batch.ids),
       attention_mask: int64(batch.mask),

@@ -33,7 +33,8 @@ function halfToFloat(h: number): number {
 function decode(dtype: string, bytes: Uint8Array, path: string, name: string): Float32Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const n = (size: number) => {
-    if (bytes.byteLength % size !== 0) throw new Error(`${path}: tensor ${name} has a partial ${dtype} element`);
+    if (bytes.byteLength % size !== 0)
+      throw new Error(`${path}: tensor ${name} has a partial ${dtype} element`);
     return bytes.byteLength / size;
   };
   switch (dtype) {
@@ -79,14 +80,22 @@ export function readSafetensors(path: string): Map<string, NamedTensor> {
   for (const [name, raw] of Object.entries(header)) {
     if (name === '__metadata__') continue;
     const parsed = Entry.safeParse(raw);
-    if (!parsed.success) throw new Error(`${path}: header entry ${name} is not { dtype, shape, data_offsets }`);
-    const { dtype, shape, data_offsets: [begin, end] } = parsed.data;
+    if (!parsed.success)
+      throw new Error(`${path}: header entry ${name} is not { dtype, shape, data_offsets }`);
+    const {
+      dtype,
+      shape,
+      data_offsets: [begin, end],
+    } = parsed.data;
     if (/^(I|U)\d+$|^BOOL$/.test(dtype)) continue;
-    if (end < begin || end > body.byteLength) throw new Error(`${path}: tensor ${name} lies outside the file`);
+    if (end < begin || end > body.byteLength)
+      throw new Error(`${path}: tensor ${name} lies outside the file`);
     const data = decode(dtype, body.subarray(begin, end), path, name);
     const expected = shape.reduce((a, b) => a * b, 1);
     if (data.length !== expected) {
-      throw new Error(`${path}: tensor ${name} holds ${data.length} values, its shape [${shape}] needs ${expected}`);
+      throw new Error(
+        `${path}: tensor ${name} holds ${data.length} values, its shape [${shape}] needs ${expected}`,
+      );
     }
     tensors.set(name, { shape, data });
   }
@@ -94,7 +103,10 @@ export function readSafetensors(path: string): Map<string, NamedTensor> {
 }
 
 /** Writes float32 tensors as a safetensors file's bytes (names sorted, 8-byte aligned header). */
-export function encodeSafetensors(tensors: ReadonlyMap<string, NamedTensor>, metadata: Record<string, string> = {}): Uint8Array {
+export function encodeSafetensors(
+  tensors: ReadonlyMap<string, NamedTensor>,
+  metadata: Record<string, string> = {},
+): Uint8Array {
   const names = [...tensors.keys()].sort();
   const header: Record<string, unknown> = { __metadata__: metadata };
   let offset = 0;

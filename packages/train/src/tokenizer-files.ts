@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_INPUT_CHARS_PER_WORD } from './wordpiece-tokenizer.js';
 import { SPECIAL_TOKENS, type Vocabulary, vocabularyToText } from './vocabulary.js';
+import { MAX_INPUT_CHARS_PER_WORD } from './wordpiece-tokenizer.js';
 
 /**
  * The HF `tokenizers` JSON for our WordPiece tokenizer: BertNormalizer, BertPreTokenizer, WordPiece and a
@@ -11,7 +11,19 @@ import { SPECIAL_TOKENS, type Vocabulary, vocabularyToText } from './vocabulary.
 export function tokenizerJson(vocabulary: Vocabulary, maxLength: number): Record<string, unknown> {
   const special = (token: string) => {
     const id = vocabulary.idOf(token);
-    return id === undefined ? [] : [{ id, content: token, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }];
+    return id === undefined
+      ? []
+      : [
+          {
+            id,
+            content: token,
+            single_word: false,
+            lstrip: false,
+            rstrip: false,
+            normalized: false,
+            special: true,
+          },
+        ];
   };
   const vocab: Record<string, number> = {};
   vocabulary.tokens.forEach((token, id) => {
@@ -43,8 +55,16 @@ export function tokenizerJson(vocabulary: Vocabulary, maxLength: number): Record
         { SpecialToken: { id: SPECIAL_TOKENS.sep, type_id: 1 } },
       ],
       special_tokens: {
-        [SPECIAL_TOKENS.cls]: { id: SPECIAL_TOKENS.cls, ids: [vocabulary.clsId], tokens: [SPECIAL_TOKENS.cls] },
-        [SPECIAL_TOKENS.sep]: { id: SPECIAL_TOKENS.sep, ids: [vocabulary.sepId], tokens: [SPECIAL_TOKENS.sep] },
+        [SPECIAL_TOKENS.cls]: {
+          id: SPECIAL_TOKENS.cls,
+          ids: [vocabulary.clsId],
+          tokens: [SPECIAL_TOKENS.cls],
+        },
+        [SPECIAL_TOKENS.sep]: {
+          id: SPECIAL_TOKENS.sep,
+          ids: [vocabulary.sepId],
+          tokens: [SPECIAL_TOKENS.sep],
+        },
       },
     },
     decoder: { type: 'WordPiece', prefix: '##', cleanup: true },

@@ -3,7 +3,12 @@ import { basename, extname, join, relative } from 'node:path';
 import type { ContentKind } from '@distil/contract';
 import { detectTrajectoryFormat, importTrajectories } from '@distil/core';
 import { guessContentKind } from './content-kind-guess.js';
-import { LINE_LABELS_FILE, looksLikeLineLabels, type RecordedKeepLines, readLineLabels } from './line-labels-file.js';
+import {
+  LINE_LABELS_FILE,
+  looksLikeLineLabels,
+  type RecordedKeepLines,
+  readLineLabels,
+} from './line-labels-file.js';
 import { labelToolOutputs, splitLines } from './trajectory-lines.js';
 
 /** Where a document's decision-derived labels came from. */
@@ -105,7 +110,8 @@ function applyRecordedLabels(documents: TraceDocument[], recorded: RecordedKeepL
       throw new Error(`${entry.at}: says ${doc.source} has ${entry.lines} lines, the file has ${count}`);
     }
     for (const n of entry.keep) {
-      if (n > count) throw new Error(`${entry.at}: keep line ${n} is past the end of ${doc.source} (${count} lines)`);
+      if (n > count)
+        throw new Error(`${entry.at}: keep line ${n} is past the end of ${doc.source} (${count} lines)`);
     }
     const recordLine = doc.recordLine;
     const decision = Uint8Array.from(doc.lines, (_, i) => (entry.keep.has(recordLine[i] as number) ? 1 : 0));
@@ -120,7 +126,10 @@ function applyRecordedLabels(documents: TraceDocument[], recorded: RecordedKeepL
  * output, labelled by what the agent did next; a `labels.jsonl` adds recorded keep lines to the files it
  * names. Errors name the folder or file: missing, not a folder, unreadable, or holding no text at all.
  */
-export function readTraceCorpus(roots: readonly string[], isCommonWord: (word: string) => boolean): TraceCorpus {
+export function readTraceCorpus(
+  roots: readonly string[],
+  isCommonWord: (word: string) => boolean,
+): TraceCorpus {
   if (roots.length === 0) throw new Error('no corpus folder given');
   const documents: TraceDocument[] = [];
   let textFiles = 0;
@@ -159,12 +168,16 @@ export function readTraceCorpus(roots: readonly string[], isCommonWord: (word: s
     }
     const missing = [...recorded.keys()].filter((file) => !fromRoot.some((d) => d.source === file));
     if (missing.length > 0) {
-      throw new Error(`${recorded.get(missing[0] as string)?.at}: names ${missing[0]}, which is not in ${root}`);
+      throw new Error(
+        `${recorded.get(missing[0] as string)?.at}: names ${missing[0]}, which is not in ${root}`,
+      );
     }
     documents.push(...applyRecordedLabels(fromRoot, recorded));
   }
   if (!documents.some((d) => d.lines.some((line) => line.trim() !== ''))) {
-    throw new Error(`corpus ${roots.join(', ')} holds no text: no text, log or trajectory files with any lines`);
+    throw new Error(
+      `corpus ${roots.join(', ')} holds no text: no text, log or trajectory files with any lines`,
+    );
   }
   return { roots, documents, textFiles, trajectoryFiles, trajectories };
 }

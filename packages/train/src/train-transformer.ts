@@ -1,24 +1,30 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ContentKind } from '@distil/contract';
 import { TransformerKeepModel } from '@distil/codec/transformer';
+import type { ContentKind } from '@distil/contract';
 import { loadBaseCheckpoint, trimEmbeddingRows } from './base-checkpoint.js';
+import { type EncodedLine, padBatch } from './batching.js';
 import { type BertDims, DEFAULT_DIMS } from './bert-config.js';
 import { type BertParams, initBertParams } from './bert-params.js';
 import { type EpochSummary, trainBert } from './bert-trainer.js';
-import { type EncodedLine, padBatch } from './batching.js';
 import { evaluateOnHeldOut, salienceModel, trainLogisticOn } from './evaluate-models.js';
 import type { GradientEngine } from './gradient-engine.js';
 import { InProcessGradientEngine } from './gradient-engine.js';
 import { batchLogits } from './gradient-step.js';
+import type { KeepBiasCalibration } from './keep-bias-calibration.js';
 import { type EvaluationRow, formatEvaluationTable } from './keep-metrics.js';
-import { type LabelAgreement, labelAgreement, labelCorpusLines, SALIENCE_KEEP_THRESHOLD } from './line-dataset.js';
+import {
+  type LabelAgreement,
+  labelAgreement,
+  labelCorpusLines,
+  SALIENCE_KEEP_THRESHOLD,
+} from './line-dataset.js';
 import { writeModelFolder } from './model-folder-writer.js';
 import { checkOnnxParity, type ParityReport } from './onnx-parity.js';
+import { type BackendPreference, ensureBackend } from './tfjs-runtime.js';
 import { readTraceCorpus } from './trace-corpus.js';
 import { buildTrainingData, type TrainingLabels } from './training-data.js';
 import { progressObserver } from './training-progress.js';
-import { type BackendPreference, ensureBackend } from './tfjs-runtime.js';
 import { bertBaseUncasedVocabulary, type Vocabulary } from './vocabulary.js';
 import { WorkerGradientEngine } from './worker-gradient-engine.js';
 
@@ -49,6 +55,8 @@ export interface TrainTransformerOptions {
   readonly kinds?: readonly ContentKind[];
   /** Peak learning rate; default 1e-3 from random init, 1e-4 from a base. */
   readonly learningRate?: number;
+  /** Loss weight of keep tokens; default √(drop lines / keep lines) of the training split, within [1, 4]. */
+  readonly keepWeight?: number;
   /** Epochs without a better dev loss before stopping; default 2. */
   readonly patience?: number;
   /** Worker threads (1 = train on this thread); default 2. */
@@ -67,20 +75,49 @@ export interface TrainTransformerOptions {
 /** Everything `metrics.json` records. */
 export interface TrainTransformerReport {
   readonly out: string;
-  readonly corpus: { readonly roots: readonly string[]; readonly textFiles: number; readonly trajectories: number; readonly lines: number };
+  readonly corpus: {
+    readonly roots: readonly string[];
+    readonly textFiles: number;
+    readonly trajectories: number;
+    readonly lines: number;
+  };
   readonly labelSource: string;
   readonly tokenLabels: string;
   readonly agreement: LabelAgreement;
-  readonly split: { readonly train: number; readonly trainAvailable: number; readonly dev: number; readonly test: number };
-  readonly model: BertDims & { readonly parameters: number; readonly base: string | null; readonly trimmedVocabulary: boolean };
-  readonly training: { readonly backend: string; readonly threads: number; readonly learningRate: number; readonly seqLen: number; readonly history: readonly EpochSummary[]; readonly stoppedEarly: boolean; readonly seconds: number };
+  readonly split: {
+    readonly train: number;
+    readonly trainAvailable: number;
+    readonly dev: number;
+    readonly test: number;
+  };
+  readonly model: BertDims & {
+    readonly parameters: number;
+    readonly base: string | null;
+    readonly trimmedVocabulary: boolean;
+  };
+  readonly training: {
+    readonly backend: string;
+    readonly threads: number;
+    readonly learningRate: number;
+    readonly keepWeight: number;
+    readonly seqLen: number;
+    readonly history: readonly EpochSummary[];
+    readonly stoppedEarly: boolean;
+    readonly seconds: number;
+    readonly calibration: KeepBiasCalibration | null;
+  };
   readonly parity: ParityReport;
   readonly threshold: number;
   readonly evaluation: readonly EvaluationRow[];
   readonly files: Readonly<Record<string, number>>;
 }
 
-function startParams(options: TrainTransformerOptions, vocabulary: Vocabulary, sourceIds: Int32Array | undefined, base: ReturnType<typeof loadBaseCheckpoint> | undefined): BertParams {
+function startParams(
+  options: TrainTransformerOptions,
+  vocabulary: Vocabulary,
+  sourceIds: Int32Array | undefined,
+  base: ReturnType<typeof loadBaseCheckpoint> | undefined,
+): BertParams {
   const seed = options.seed ?? 42;
   if (base) return sourceIds ? trimEmbeddingRows(base.params, sourceIds) : base.params;
   const dims: BertDims = {
@@ -101,7 +138,10 @@ function startParams(options: TrainTransformerOptions, vocabulary: Vocabulary, s
 function parityLines(lines: readonly EncodedLine[]): EncodedLine[] {
   const sorted = [...lines].sort((a, b) => a.ids.length - b.ids.length);
   const n = Math.min(8, sorted.length);
-  return Array.from({ length: n }, (_, i) => sorted[Math.floor((i * (sorted.length - 1)) / Math.max(1, n - 1))] as EncodedLine);
+  return Array.from(
+    { length: n },
+    (_, i) => sorted[Math.floor((i * (sorted.length - 1)) / Math.max(1, n - 1))] as EncodedLine,
+  );
 }
 
 /**
@@ -115,16 +155,26 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
   const started = performance.now();
   const out = resolve(options.out);
   const seqLen = options.seqLen ?? 64;
-  if (options.base && [options.layers, options.hidden, options.heads, options.intermediate].some((v) => v !== undefined)) {
-    throw new Error('--layers/--hidden/--heads/--intermediate cannot be combined with --base: its config.json sets the shape');
+  if (
+    options.base &&
+    [options.layers, options.hidden, options.heads, options.intermediate].some((v) => v !== undefined)
+  ) {
+    throw new Error(
+      '--layers/--hidden/--heads/--intermediate cannot be combined with --base: its config.json sets the shape',
+    );
   }
   const base = options.base ? loadBaseCheckpoint(resolve(options.base), options.seed ?? 42) : undefined;
   if (base && seqLen > base.dims.maxPositions) {
-    throw new Error(`--seq-len ${seqLen} exceeds the base's max_position_embeddings ${base.dims.maxPositions}`);
+    throw new Error(
+      `--seq-len ${seqLen} exceeds the base's max_position_embeddings ${base.dims.maxPositions}`,
+    );
   }
   const fullVocabulary = base?.vocabulary ?? bertBaseUncasedVocabulary();
   const common = bertBaseUncasedVocabulary();
-  const corpus = readTraceCorpus(options.corpus.map((c) => resolve(c)), (word) => common.has(word));
+  const corpus = readTraceCorpus(
+    options.corpus.map((c) => resolve(c)),
+    (word) => common.has(word),
+  );
   const lines = labelCorpusLines(corpus);
   const agreement = labelAgreement(lines);
   const data = buildTrainingData(lines, fullVocabulary, {
@@ -151,6 +201,12 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
     threads > 1
       ? await WorkerGradientEngine.start(params.dims, params.count, threads, options.backend ?? 'auto')
       : await InProcessGradientEngine.start(options.backend ?? 'auto');
+  const keepLines = data.train.filter((l) => l.label === 1).length;
+  // Few keep lines make the keep class easy to ignore; a moderate weight (not the full ratio, which
+  // over-predicts keep) helps it learn, and the bias calibration below restores the operating point.
+  const keepWeight =
+    options.keepWeight ??
+    Math.min(4, Math.max(1, Math.sqrt((data.train.length - keepLines) / Math.max(1, keepLines))));
   let result: Awaited<ReturnType<typeof trainBert>>;
   const trainStarted = performance.now();
   try {
@@ -158,8 +214,10 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
       engine,
       epochs: options.epochs ?? 3,
       learningRate,
+      keepWeight,
       patience: options.patience ?? 2,
       seed: options.seed ?? 42,
+      calibrateThreshold: options.threshold ?? SALIENCE_KEEP_THRESHOLD,
       observer: progressObserver({ log, ...(options.progress ? { bar: options.progress } : {}) }),
     });
   } finally {
@@ -167,11 +225,24 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
   }
   const trainSeconds = (performance.now() - trainStarted) / 1000;
   params = result.params;
+  const calibration = result.calibration;
+  if (calibration) {
+    log(
+      `Keep bias shifted by ${calibration.delta.toFixed(2)} so that keeping at ${calibration.threshold} is dev-F1 best ` +
+        `(dev F1 ${calibration.devF1Before.toFixed(4)} → ${calibration.devF1After.toFixed(4)})`,
+    );
+  }
 
   const { onnx, files } = writeModelFolder(out, params, data.vocabulary, seqLen);
   log(`Exported ONNX to ${join(out, 'onnx', 'model.onnx')}`);
   await ensureBackend(options.backend ?? 'auto');
-  const parityBatch = padBatch(parityLines(data.test.length > 0 ? data.test.map((l) => ({ ids: data.tokenizer.encode(l.text, seqLen), label: 0 })) : data.train));
+  const parityBatch = padBatch(
+    parityLines(
+      data.test.length > 0
+        ? data.test.map((l) => ({ ids: data.tokenizer.encode(l.text, seqLen), label: 0 }))
+        : data.train,
+    ),
+  );
   const parity = await checkOnnxParity(onnx, parityBatch, batchLogits(params, parityBatch));
   if (!parity.ok) {
     throw new Error(
@@ -179,7 +250,9 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
         `on a padded batch of ${parity.rows}×${parity.seqLen}`,
     );
   }
-  log(`Parity: onnxruntime vs tfjs max |Δlogit| ${parity.maxAbsDiff.toExponential(2)} on a padded ${parity.rows}×${parity.seqLen} batch`);
+  log(
+    `Parity: onnxruntime vs tfjs max |Δlogit| ${parity.maxAbsDiff.toExponential(2)} on a padded ${parity.rows}×${parity.seqLen} batch`,
+  );
 
   const threshold = options.threshold ?? SALIENCE_KEEP_THRESHOLD;
   const transformer = await TransformerKeepModel.fromPretrained(out, { intraOpThreads: threads });
@@ -199,20 +272,38 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
   }
   const report: TrainTransformerReport = {
     out,
-    corpus: { roots: corpus.roots, textFiles: corpus.textFiles, trajectories: corpus.trajectories, lines: lines.length },
+    corpus: {
+      roots: corpus.roots,
+      textFiles: corpus.textFiles,
+      trajectories: corpus.trajectories,
+      lines: lines.length,
+    },
     labelSource: data.labelSource,
-    tokenLabels: 'every token of a keep line ([CLS] and [SEP] included) is labelled 1; padding is ignored by the loss',
+    tokenLabels:
+      'every token of a keep line ([CLS] and [SEP] included) is labelled 1; padding is ignored by the loss',
     agreement,
-    split: { train: data.train.length, trainAvailable: data.availableTrainLines, dev: data.dev.length, test: data.test.length },
-    model: { ...params.dims, parameters: params.count, base: options.base ? resolve(options.base) : null, trimmedVocabulary: Boolean(data.sourceIds) },
+    split: {
+      train: data.train.length,
+      trainAvailable: data.availableTrainLines,
+      dev: data.dev.length,
+      test: data.test.length,
+    },
+    model: {
+      ...params.dims,
+      parameters: params.count,
+      base: options.base ? resolve(options.base) : null,
+      trimmedVocabulary: Boolean(data.sourceIds),
+    },
     training: {
       backend: engine.backend,
       threads: engine.parallelism,
       learningRate,
+      keepWeight,
       seqLen,
       history: result.history,
       stoppedEarly: result.stoppedEarly,
       seconds: trainSeconds,
+      calibration: calibration ?? null,
     },
     parity,
     threshold,
@@ -224,8 +315,15 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
   log(`Held-out evaluation (keep when score >= ${threshold}):`);
   log(formatEvaluationTable(evaluation));
   const mine = evaluation.find((r) => r.model === 'transformer' && r.labels === data.labelSource);
-  if (mine) log(`Accuracy=${mine.metrics.accuracy.toFixed(4)}  F1=${mine.metrics.f1.toFixed(4)}  (${data.labelSource} labels)`);
-  log(`Metrics written to ${join(out, 'metrics.json')} (${((performance.now() - started) / 1000).toFixed(0)} s in all)`);
-  log(`Load with: TransformerKeepModel.fromPretrained('${out}')  or config {"keepModel": {"type": "transformer", "model": "${out}"}}`);
+  if (mine)
+    log(
+      `Accuracy=${mine.metrics.accuracy.toFixed(4)}  F1=${mine.metrics.f1.toFixed(4)}  (${data.labelSource} labels)`,
+    );
+  log(
+    `Metrics written to ${join(out, 'metrics.json')} (${((performance.now() - started) / 1000).toFixed(0)} s in all)`,
+  );
+  log(
+    `Load with: TransformerKeepModel.fromPretrained('${out}')  or config {"keepModel": {"type": "transformer", "model": "${out}"}}`,
+  );
   return report;
 }

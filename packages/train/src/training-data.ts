@@ -1,8 +1,8 @@
 import type { ContentKind } from '@distil/contract';
 import type { EncodedLine } from './batching.js';
 import { type LabelledLine, type LabelSource, labelOf } from './line-dataset.js';
-import { WordPieceTokenizer } from './wordpiece-tokenizer.js';
 import { trimVocabulary, type Vocabulary } from './vocabulary.js';
+import { WordPieceTokenizer } from './wordpiece-tokenizer.js';
 
 /** Which labels the transformer learns: `auto` takes decision labels when the corpus has enough of them. */
 export type TrainingLabels = 'auto' | LabelSource;
@@ -74,7 +74,9 @@ export function buildTrainingData(
     lines = all.filter((l) => kinds.has(l.kind));
     if (lines.length === 0) {
       const present = [...new Set(all.map((l) => l.kind))].sort().join(', ');
-      throw new Error(`the corpus has no lines of kind ${options.kinds.join(', ')} (it has: ${present || 'none'})`);
+      throw new Error(
+        `the corpus has no lines of kind ${options.kinds.join(', ')} (it has: ${present || 'none'})`,
+      );
     }
   }
   const labelSource = chooseLabelSource(lines, options.labels);

@@ -11,7 +11,9 @@ const fixed = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(dig
 
 /** The per-epoch summary line, in the spec's `Epoch 1/3  train_loss=0.4821` form plus dev figures. */
 export function formatEpochLine(s: EpochSummary): string {
-  const dev = Number.isFinite(s.devLoss) ? `  dev_loss=${fixed(s.devLoss, 4)}  dev_f1=${fixed(s.devF1, 4)}` : '';
+  const dev = Number.isFinite(s.devLoss)
+    ? `  dev_loss=${fixed(s.devLoss, 4)}  dev_f1=${fixed(s.devF1, 4)}`
+    : '';
   const mark = s.best && Number.isFinite(s.devLoss) ? '  (best)' : '';
   return `Epoch ${s.epoch}/${s.epochs}  train_loss=${fixed(s.trainLoss, 4)}${dev}  ${Math.round(s.tokensPerSecond)} tok/s  ${fixed(s.seconds, 1)}s${mark}`;
 }

@@ -59,9 +59,13 @@ export function labelToolOutputs(
   const actions = turns.map((turn) => decisionToText(turn.decision));
   const out: LabelledToolOutput[] = [];
   turns.forEach((turn, t) => {
-    const toolBlocks = turn.blocks.map((block, b) => ({ block, b })).filter(({ block }) => block.role === 'tool');
+    const toolBlocks = turn.blocks
+      .map((block, b) => ({ block, b }))
+      .filter(({ block }) => block.role === 'tool');
     if (toolBlocks.length === 0) return;
-    const followingText = [...actions.slice(t, t + window), ...reasoning.slice(t + 1, t + 1 + window)].join('\n');
+    const followingText = [...actions.slice(t, t + window), ...reasoning.slice(t + 1, t + 1 + window)].join(
+      '\n',
+    );
     // An output with nothing after it cannot be labelled by what came next.
     if (followingText.trim() === '') return;
     const following = new FollowingText(followingText);

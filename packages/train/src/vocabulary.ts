@@ -119,7 +119,9 @@ export function trimVocabulary(full: Vocabulary, usedIds: Iterable<number>): Tri
   const order: number[] = specials.map((token) => full.idOf(token) as number);
   if (maskId !== undefined) order.push(maskId);
   const specialSet = new Set(order);
-  const rest = [...keep].filter((id) => !specialSet.has(id) && id >= 0 && id < full.size).sort((a, b) => a - b);
+  const rest = [...keep]
+    .filter((id) => !specialSet.has(id) && id >= 0 && id < full.size)
+    .sort((a, b) => a - b);
   order.push(...rest);
   return {
     vocabulary: new Vocabulary(order.map((id) => full.tokens[id] as string)),

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { TokenBatch } from './bert-forward.js';
 import type { BertDims } from './bert-config.js';
+import type { TokenBatch } from './bert-forward.js';
 import type { BertParams } from './bert-params.js';
 import type { GradientEngine, StepGradients } from './gradient-engine.js';
 import type { GradientWorkerInit, GradientWorkerReply, GradientWorkerRequest } from './gradient-worker.js';
@@ -93,7 +93,8 @@ export class WorkerGradientEngine implements GradientEngine {
     const shared = new SharedArrayBuffer(paramCount * 4);
     const workers = Array.from(
       { length: threads },
-      () => new GradientWorker({ dims, params: shared, grad: new SharedArrayBuffer(paramCount * 4), backend }),
+      () =>
+        new GradientWorker({ dims, params: shared, grad: new SharedArrayBuffer(paramCount * 4), backend }),
     );
     try {
       const replies = await Promise.all(workers.map((w) => w.ready()));
@@ -106,7 +107,11 @@ export class WorkerGradientEngine implements GradientEngine {
     }
   }
 
-  async gradients(params: BertParams, batches: readonly TokenBatch[], keepWeight: number): Promise<StepGradients> {
+  async gradients(
+    params: BertParams,
+    batches: readonly TokenBatch[],
+    keepWeight: number,
+  ): Promise<StepGradients> {
     if (batches.length > this.workers.length) throw new Error('more batches than workers in one step');
     this.#params.set(params.data);
     const replies = await Promise.all(
@@ -136,7 +141,11 @@ export class WorkerGradientEngine implements GradientEngine {
     await Promise.all(
       this.workers.map(async (worker, w) => {
         for (let b = w; b < batches.length; b += this.workers.length) {
-          const reply = await worker.request((id) => ({ type: 'predict', id, batch: batches[b] as TokenBatch }));
+          const reply = await worker.request((id) => ({
+            type: 'predict',
+            id,
+            batch: batches[b] as TokenBatch,
+          }));
           if (reply.type === 'predict') out[b] = reply.probs;
         }
       }),

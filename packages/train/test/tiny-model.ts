@@ -1,7 +1,7 @@
-import type { TokenBatch } from '../src/bert-forward.js';
-import type { BertDims } from '../src/bert-config.js';
-import { seededRandom } from '../src/bert-params.js';
 import { type EncodedLine, padBatch } from '../src/batching.js';
+import type { BertDims } from '../src/bert-config.js';
+import type { TokenBatch } from '../src/bert-forward.js';
+import { seededRandom } from '../src/bert-params.js';
 
 /** A BERT small enough for a test to train in seconds: 1 layer, hidden 32, 2 heads. */
 export const TINY_DIMS: BertDims = Object.freeze({
@@ -20,7 +20,12 @@ export const TINY_DIMS: BertDims = Object.freeze({
  * Random lines over ids 4..vocab−1 ([CLS]=2, [SEP]=3 around them), labelled keep when they contain an id
  * below 12: a rule a tiny transformer learns in a few epochs.
  */
-export function syntheticLines(count: number, seed: number, vocabSize = TINY_DIMS.vocabSize, maxLength = 20): EncodedLine[] {
+export function syntheticLines(
+  count: number,
+  seed: number,
+  vocabSize = TINY_DIMS.vocabSize,
+  maxLength = 20,
+): EncodedLine[] {
   const random = seededRandom(seed);
   return Array.from({ length: count }, () => {
     const len = 3 + Math.floor(random() * (maxLength - 2));

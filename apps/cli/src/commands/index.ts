@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
+import { registerCertifyTrajectories } from './certify-trajectories.js';
 import { registerConfigCheck } from './config-check.js';
 import { registerExpand } from './expand.js';
+import { registerFrontier } from './frontier.js';
+import { registerLearn } from './learn.js';
+import { registerProxy } from './proxy.js';
+import { registerPrune } from './prune.js';
 import { registerSavings } from './savings.js';
 import { registerSearch } from './search.js';
 import { registerTrain } from './train.js';
@@ -10,8 +15,13 @@ import { registerTrainTransformer } from './train-transformer.js';
 export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerConfigCheck,
   registerExpand,
+  registerProxy,
   registerSearch,
   registerSavings,
   registerTrain,
   registerTrainTransformer,
+  registerPrune,
+  registerFrontier,
+  registerCertifyTrajectories,
+  registerLearn,
 ];

@@ -24,6 +24,7 @@ const TrainTransformerFlags = z
     labels: z.enum(['auto', 'decision', 'salience']).default('auto'),
     kind: z.array(ContentKind).optional(),
     learningRate: z.coerce.number().positive().optional(),
+    keepWeight: z.coerce.number().positive().optional(),
     patience: whole('--patience').default(2),
     threads: whole('--threads').default(2),
     backend: z.enum(['auto', 'node', 'wasm', 'cpu']).default('auto'),
@@ -39,9 +40,17 @@ const TrainTransformerFlags = z
 export function registerTrainTransformer(program: Command): void {
   program
     .command('train-transformer')
-    .description('train a BERT keep model on your traces (tfjs, no Python), export ONNX, print held-out metrics')
-    .option('--corpus <dirs...>', `corpus folders: text/log files, trajectories, labels.jsonl (default ${DEFAULT_TRANSFORMER_CORPUS})`)
-    .requiredOption('--out <dir>', 'model folder to write (config.json, tokenizer.json, onnx/model.onnx, metrics.json)')
+    .description(
+      'train a BERT keep model on your traces (tfjs, no Python), export ONNX, print held-out metrics',
+    )
+    .option(
+      '--corpus <dirs...>',
+      `corpus folders: text/log files, trajectories, labels.jsonl (default ${DEFAULT_TRANSFORMER_CORPUS})`,
+    )
+    .requiredOption(
+      '--out <dir>',
+      'model folder to write (config.json, tokenizer.json, onnx/model.onnx, metrics.json)',
+    )
     .option('--epochs <n>', 'training epochs (default 3; early stopping on the dev split may end sooner)')
     .option('--base <dir>', 'fine-tune a local checkpoint: config.json + model.safetensors (+ vocab.txt)')
     .option('--max-lines <n>', 'train on at most this many lines, evenly sampled (default all)')
@@ -52,9 +61,13 @@ export function registerTrainTransformer(program: Command): void {
     .option('--intermediate <n>', 'feed-forward size (default 512)')
     .option('--trim-vocab', 'keep only the vocabulary pieces the corpus uses (default on, off with --base)')
     .option('--no-trim-vocab', 'keep the whole vocabulary')
-    .option('--labels <source>', 'auto | decision | salience (default auto: decision labels when the corpus has them)')
+    .option(
+      '--labels <source>',
+      'auto | decision | salience (default auto: decision labels when the corpus has them)',
+    )
     .option('--kind <kinds...>', 'train and evaluate only lines of these content kinds')
     .option('--learning-rate <x>', 'peak learning rate (default 1e-3 from scratch, 1e-4 with --base)')
+    .option('--keep-weight <x>', 'loss weight of keep tokens (default √(drop/keep lines), within 1–4)')
     .option('--patience <n>', 'epochs without a better dev loss before stopping (default 2)')
     .option('--threads <n>', 'worker threads averaging gradients (default 2)')
     .option('--backend <name>', 'auto | node | wasm | cpu (default auto: tfjs-node if installed, else wasm)')
@@ -91,6 +104,7 @@ export function registerTrainTransformer(program: Command): void {
         ...(flags.trimVocab === undefined ? {} : { trimVocabulary: flags.trimVocab }),
         ...(flags.kind ? { kinds: flags.kind } : {}),
         ...(flags.learningRate ? { learningRate: flags.learningRate } : {}),
+        ...(flags.keepWeight ? { keepWeight: flags.keepWeight } : {}),
         log: (line) => process.stdout.write(`${line}\n`),
         progress: process.stderr,
       });

@@ -1,5 +1,10 @@
 import { countTokens } from '@distil/core';
-import { type DistilCallScope, answerDistilCall, DISTIL_TOOLS, isDistilTool } from '../expand/distil-tools.js';
+import {
+  answerDistilCall,
+  DISTIL_TOOLS,
+  type DistilCallScope,
+  isDistilTool,
+} from '../expand/distil-tools.js';
 import { messageFingerprint } from '../expand/splice-memory.js';
 import type { ProxySession } from '../session/proxy-session.js';
 import type { AnthropicMessage, AnthropicPart, MessagesRequest } from './messages-body.js';
@@ -19,7 +24,11 @@ export function visibleContent(content: readonly AnthropicPart[]): AnthropicPart
   return content.filter((part) => !isDistilCall(part));
 }
 
-const ANTHROPIC_TOOLS = DISTIL_TOOLS.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
+const ANTHROPIC_TOOLS = DISTIL_TOOLS.map((t) => ({
+  name: t.name,
+  description: t.description,
+  input_schema: t.parameters,
+}));
 
 /** Tokens the two tool definitions add to a request (o200k estimate), for the uncompressed estimate. */
 export const ANTHROPIC_TOOLS_TOKENS = countTokens(JSON.stringify(ANTHROPIC_TOOLS));
@@ -83,7 +92,10 @@ export function rememberSplice(
   if (chain.length === 0 && pending.length === 0) return;
   const fingerprint = contentFingerprint(clientContent);
   if (fingerprint === null) return;
-  session.splices.set(fingerprint, { replacement: [...chain, { role: 'assistant', content: [...last] }], pending });
+  session.splices.set(fingerprint, {
+    replacement: [...chain, { role: 'assistant', content: [...last] }],
+    pending,
+  });
 }
 
 /**
@@ -106,7 +118,8 @@ export function applySplices(request: MessagesRequest, session: ProxySession): b
     }
     out.push(...(splice.replacement as AnthropicMessage[]));
     if (splice.pending.length > 0 && next) {
-      const own: AnthropicPart[] = typeof next.content === 'string' ? [{ type: 'text', text: next.content }] : next.content;
+      const own: AnthropicPart[] =
+        typeof next.content === 'string' ? [{ type: 'text', text: next.content }] : next.content;
       out.push({ ...next, content: [...(splice.pending as AnthropicPart[]), ...own] });
       i++;
     }

@@ -46,12 +46,30 @@ function addToolResult(
 ): void {
   const { content } = part;
   if (typeof content === 'string') {
-    out.push({ id, tool, text: content, ...(compressible && { write: (text: string) => void (part.content = text) }) });
+    out.push({
+      id,
+      tool,
+      text: content,
+      ...(compressible && {
+        write: (text: string) => {
+          part.content = text;
+        },
+      }),
+    });
     return;
   }
   if (!Array.isArray(content)) return;
   for (const inner of content as AnthropicPart[]) {
     if (inner?.type !== 'text' || typeof inner.text !== 'string') continue;
-    out.push({ id, tool, text: inner.text, ...(compressible && { write: (text: string) => void (inner.text = text) }) });
+    out.push({
+      id,
+      tool,
+      text: inner.text,
+      ...(compressible && {
+        write: (text: string) => {
+          inner.text = text;
+        },
+      }),
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { postUpstream, type PreparedExchange, savedTokensOf } from '../exchange.js';
+import { type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
 import { distilHeaders, readUpstreamBody, sendBody } from '../http/relay.js';
 import { anthropicUsage, type BilledUsage } from '../savings/billed-usage.js';
 import {
@@ -26,7 +26,7 @@ import {
 export async function jsonMessages(
   exchange: PreparedExchange,
   request: MessagesRequest,
-  body: Buffer,
+  body: Buffer | string,
   rewritten: boolean,
 ): Promise<void> {
   const { res, rt, clock, session, outcome } = exchange;
@@ -61,23 +61,34 @@ export async function jsonMessages(
         rememberSplice(session, clientContent, chain, message.content, []);
         return finish(exchange, upstream.headers, first, message, clientContent, calls);
       }
-      const answered = await answerDistilCalls(message.content, scope, session);
-      expands += answered.expands;
       const visible = visibleContent(message.content);
       clientContent.push(...visible);
-      if (message.content.some(isAgentCall)) {
+      const mixed = message.content.some(isAgentCall);
+      if (!mixed && round >= rt.config.expandLoopCap) {
+        // At the cap the calls go unanswered and unseen: the client gets what the model said so far.
+        rememberSplice(session, clientContent, chain, visible, []);
+        return finish(
+          exchange,
+          upstream.headers,
+          first,
+          { ...message, stop_reason: 'end_turn' },
+          clientContent,
+          calls,
+        );
+      }
+      const answered = await answerDistilCalls(message.content, scope, session);
+      expands += answered.expands;
+      if (mixed) {
         // The client must run its own calls first; the distil results go in with its results next turn.
         rememberSplice(session, clientContent, chain, message.content, answered.results);
         return finish(exchange, upstream.headers, first, message, clientContent, calls);
       }
-      if (round >= rt.config.expandLoopCap) {
-        rememberSplice(session, clientContent, chain, visible, []);
-        const stop = visible.some((part) => part.type === 'tool_use') ? message.stop_reason : 'end_turn';
-        return finish(exchange, upstream.headers, first, { ...message, stop_reason: stop }, clientContent, calls);
-      }
-      chain.push({ role: 'assistant', content: message.content }, { role: 'user', content: answered.results });
+      chain.push(
+        { role: 'assistant', content: message.content },
+        { role: 'user', content: answered.results },
+      );
       const continuation = { ...request, messages: [...request.messages, ...chain] };
-      upstream = await postUpstream(exchange, Buffer.from(JSON.stringify(continuation)), true);
+      upstream = await postUpstream(exchange, JSON.stringify(continuation), true);
     }
   } finally {
     rt.ledger.record({

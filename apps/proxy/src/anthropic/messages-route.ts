@@ -1,6 +1,5 @@
 import { compressContext } from '../context/compress-context.js';
-import { type Exchange, postUpstream, type PreparedExchange, savedTokensOf } from '../exchange.js';
-import { headerValue } from '../http/hop-by-hop.js';
+import { type Exchange, type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
 import { distilHeaders, relayResponse } from '../http/relay.js';
 import { sessionKey } from '../session/session-key.js';
 import { applySplices, offerDistilTools } from './distil-round.js';
@@ -14,7 +13,8 @@ function rootTexts(request: MessagesRequest): string[] {
   const texts: string[] = [];
   const collect = (content: unknown): void => {
     if (typeof content === 'string') texts.push(content);
-    else if (Array.isArray(content)) for (const part of content) if (typeof part?.text === 'string') texts.push(part.text);
+    else if (Array.isArray(content))
+      for (const part of content) if (typeof part?.text === 'string') texts.push(part.text);
   };
   collect(request.system);
   collect(request.messages[0]?.content);
@@ -29,8 +29,7 @@ function rootTexts(request: MessagesRequest): string[] {
  */
 export async function handleMessages(exchange: Exchange, raw: Buffer, countOnly: boolean): Promise<void> {
   const { req, rt } = exchange;
-  const bypass = headerValue(req.headers, 'x-distil-bypass') === '1';
-  const request = bypass ? null : parseBody(raw);
+  const request = parseBody(raw);
   if (!request) {
     const upstream = await postUpstream(exchange, raw, false);
     await relayResponse(exchange.res, upstream, distilHeaders(exchange.clock, null));
@@ -39,11 +38,11 @@ export async function handleMessages(exchange: Exchange, raw: Buffer, countOnly:
   const session = rt.sessions.get(sessionKey(req.headers, 'anthropic', rootTexts(request)));
   const spliced = applySplices(request, session);
   const outcome = await compressContext(messagesContext(request, rt.excludedTools), session);
-  const wanted = outcome.handles.size > 0 || session.toolsOffered;
+  const wanted = rt.config.expandLoopCap > 0 && (outcome.handles.size > 0 || session.toolsOffered);
   const offered = wanted && offerDistilTools(request);
   if (offered) session.toolsOffered = true;
   const rewritten = spliced || outcome.changed || offered;
-  const body = rewritten ? Buffer.from(JSON.stringify(request)) : raw;
+  const body = rewritten ? JSON.stringify(request) : raw;
   const prepared: PreparedExchange = { ...exchange, session, outcome, offered, model: request.model };
   if (countOnly) {
     const upstream = await postUpstream(exchange, body, rewritten);

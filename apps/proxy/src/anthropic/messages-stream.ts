@@ -1,4 +1,4 @@
-import { isEventStream, postUpstream, type PreparedExchange, savedTokensOf } from '../exchange.js';
+import { isEventStream, type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
 import { ClientStream } from '../http/client-stream.js';
 import { streamErrorEvent } from '../http/provider-errors.js';
 import { distilHeaders, readUpstreamBody, relayResponse } from '../http/relay.js';
@@ -37,7 +37,7 @@ interface Round {
 export async function streamMessages(
   exchange: PreparedExchange,
   request: MessagesRequest,
-  body: Buffer,
+  body: Buffer | string,
   rewritten: boolean,
 ): Promise<void> {
   const { rt, clock, session, outcome } = exchange;
@@ -73,22 +73,23 @@ export async function streamMessages(
         await splicer.finish(result, calls, null, round === 0);
         return;
       }
+      const mixed = result.content.some(isAgentCall);
+      if (!mixed && round >= rt.config.expandLoopCap) {
+        // At the cap the calls go unanswered and unseen: the client gets what the model said so far.
+        rememberSplice(session, clientContent, chain, visible, []);
+        await splicer.finish(result, calls, 'end_turn', false);
+        return;
+      }
       const answered = await answerDistilCalls(result.content, scope, session);
       expands += answered.expands;
-      if (result.content.some(isAgentCall)) {
+      if (mixed) {
         rememberSplice(session, clientContent, chain, result.content, answered.results);
         await splicer.finish(result, calls, null, false);
         return;
       }
-      if (round >= rt.config.expandLoopCap) {
-        rememberSplice(session, clientContent, chain, visible, []);
-        const stop = visible.some((part) => part.type === 'tool_use') ? null : 'end_turn';
-        await splicer.finish(result, calls, stop, false);
-        return;
-      }
       chain.push({ role: 'assistant', content: result.content }, { role: 'user', content: answered.results });
       const continuation = { ...request, messages: [...request.messages, ...chain] };
-      current = await postUpstream(exchange, Buffer.from(JSON.stringify(continuation)), true);
+      current = await postUpstream(exchange, JSON.stringify(continuation), true);
       if (current.status !== 200 || !isEventStream(current)) {
         const text = (await readUpstreamBody(current, clock)).toString('utf8');
         await client.write(streamErrorEvent('anthropic', upstreamFailure(current.status, text)));
@@ -162,7 +163,9 @@ class StreamSplicer {
           }
           const mapped = this.#nextIndex++;
           indices.set(index, mapped);
-          await this.client.write(mapped === index ? raw : namedEvent('content_block_start', { ...data, index: mapped }));
+          await this.client.write(
+            mapped === index ? raw : namedEvent('content_block_start', { ...data, index: mapped }),
+          );
           return null;
         }
         case 'content_block_delta':
@@ -196,14 +199,20 @@ class StreamSplicer {
       for await (const chunk of upstream.body) {
         for (const event of parser.push(chunk as Buffer)) {
           const failure = await this.#dispatch(event.raw, event.data, handle);
-          if (failure !== null) return { content: accumulator.content(), delta, usage: anthropicUsage(usage), failure };
+          if (failure !== null)
+            return { content: accumulator.content(), delta, usage: anthropicUsage(usage), failure };
           if (stopped) break;
         }
         if (stopped) break;
       }
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      return { content: accumulator.content(), delta, usage: anthropicUsage(usage), failure: `upstream stream broke: ${reason}` };
+      return {
+        content: accumulator.content(),
+        delta,
+        usage: anthropicUsage(usage),
+        failure: `upstream stream broke: ${reason}`,
+      };
     }
     const failure = stopped ? null : 'upstream stream ended before message_stop';
     return { content: accumulator.content(), delta, usage: anthropicUsage(usage), failure };
@@ -236,14 +245,23 @@ class StreamSplicer {
    * Ends the client's message: the last round's message_delta — as it came when nothing was spliced, else
    * with the usage of every round summed and, at the loop cap, the stop reason corrected — then message_stop.
    */
-  async finish(last: Round, calls: readonly BilledUsage[], stopReason: string | null, asIs: boolean): Promise<void> {
+  async finish(
+    last: Round,
+    calls: readonly BilledUsage[],
+    stopReason: string | null,
+    asIs: boolean,
+  ): Promise<void> {
     if (asIs && last.delta) {
       await this.client.write(last.delta.raw);
     } else {
-      const data = last.delta?.data ?? { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null } };
+      const data = last.delta?.data ?? {
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+      };
       const delta = { ...((data.delta as Record<string, unknown>) ?? {}) };
       if (stopReason !== null) delta.stop_reason = stopReason;
-      const sum = (pick: (call: BilledUsage) => number): number => calls.reduce((total, call) => total + pick(call), 0);
+      const sum = (pick: (call: BilledUsage) => number): number =>
+        calls.reduce((total, call) => total + pick(call), 0);
       const usage = {
         ...((data.usage as Record<string, unknown>) ?? {}),
         input_tokens: sum((c) => c.input),

@@ -21,7 +21,8 @@ export class ContentAccumulator {
     if (typeof event.index !== 'number') return;
     if (event.type === 'content_block_start') {
       const part = { ...(event.content_block as AnthropicPart) };
-      const tracksJson = part.type === 'tool_use' || part.type === 'server_tool_use' || part.type === 'mcp_tool_use';
+      const tracksJson =
+        part.type === 'tool_use' || part.type === 'server_tool_use' || part.type === 'mcp_tool_use';
       this.#blocks.set(event.index, { part, json: '', tracksJson });
       return;
     }

@@ -11,7 +11,8 @@ export interface DistilTool {
 
 const HANDLE_PROPERTY = {
   type: 'string',
-  description: 'The handle printed in a fold stub, e.g. dh_0123456789ab from "<< +40 lines, handle=dh_0123456789ab >>".',
+  description:
+    'The handle printed in a fold stub, e.g. dh_0123456789ab from "<< +40 lines, handle=dh_0123456789ab >>".',
 };
 
 /** The two tools, in the order they are appended to a request's tool list. */
@@ -39,7 +40,12 @@ export const DISTIL_TOOLS: readonly DistilTool[] = Object.freeze([
       properties: {
         handle: HANDLE_PROPERTY,
         query: { type: 'string', description: 'Words to look for, e.g. an error name or a file path.' },
-        k: { type: 'integer', minimum: 1, maximum: 20, description: 'How many ranges to return (default 5).' },
+        k: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 20,
+          description: 'How many ranges to return (default 5).',
+        },
       },
       required: ['handle', 'query'],
       additionalProperties: false,
@@ -81,11 +87,18 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
  * that is malformed, not shown in this request's context, unknown to the store or forged gets an error
  * result (spec/threat-model.txt: a forged handle is never vouched for) — never an exception to the client.
  */
-export async function answerDistilCall(name: DistilTool['name'], input: unknown, scope: DistilCallScope): Promise<DistilAnswer> {
+export async function answerDistilCall(
+  name: DistilTool['name'],
+  input: unknown,
+  scope: DistilCallScope,
+): Promise<DistilAnswer> {
   const parsed = (name === 'distil_expand' ? ExpandInput : SearchInput).safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { text: `${name}: invalid arguments: ${issue?.path.join('.') || '(input)'}: ${issue?.message}`, isError: true };
+    return {
+      text: `${name}: invalid arguments: ${issue?.path.join('.') || '(input)'}: ${issue?.message}`,
+      isError: true,
+    };
   }
   const handle = parsed.data.handle;
   if (!scope.handlesInContext.has(handle)) return unknown(handle);
@@ -95,7 +108,8 @@ export async function answerDistilCall(name: DistilTool['name'], input: unknown,
     }
     const { query, k } = parsed.data as z.infer<typeof SearchInput>;
     const hits = await search(scope.store, handle, query, k ?? 5);
-    if (hits.length === 0) return { text: `no lines behind ${handle} match "${query}"`, isError: false, handle };
+    if (hits.length === 0)
+      return { text: `no lines behind ${handle} match "${query}"`, isError: false, handle };
     const text = hits.map((hit) => `lines ${hit.lineStart}-${hit.lineEnd}:\n${hit.chunk}`).join('\n\n');
     return { text, isError: false, handle };
   } catch (error) {
@@ -105,5 +119,8 @@ export async function answerDistilCall(name: DistilTool['name'], input: unknown,
 }
 
 function unknown(handle: string): DistilAnswer {
-  return { text: `unknown handle ${JSON.stringify(handle)}: it is not one this conversation was given`, isError: true };
+  return {
+    text: `unknown handle ${JSON.stringify(handle)}: it is not one this conversation was given`,
+    isError: true,
+  };
 }

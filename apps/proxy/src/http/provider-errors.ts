@@ -25,11 +25,23 @@ export function statusOf(kind: ProxyErrorKind): number {
 /** The JSON error body each provider's SDK understands (Anthropic: `{type:"error",error}`, OpenAI: `{error}`). */
 export function errorBody(dialect: Dialect, kind: ProxyErrorKind, message: string): Record<string, unknown> {
   if (dialect === 'anthropic') return { type: 'error', error: { type: KINDS[kind].anthropic, message } };
-  return { error: { message, type: KINDS[kind].openai, param: null, code: kind === 'too_large' ? 'request_too_large' : null } };
+  return {
+    error: {
+      message,
+      type: KINDS[kind].openai,
+      param: null,
+      code: kind === 'too_large' ? 'request_too_large' : null,
+    },
+  };
 }
 
 /** Answers with a provider-shaped error body (headers not yet sent). */
-export function sendError(res: ServerResponse, dialect: Dialect, kind: ProxyErrorKind, message: string): void {
+export function sendError(
+  res: ServerResponse,
+  dialect: Dialect,
+  kind: ProxyErrorKind,
+  message: string,
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
@@ -48,7 +60,10 @@ export function sendError(res: ServerResponse, dialect: Dialect, kind: ProxyErro
  * proxy never turns a failure into a fake success. Anthropic streams an `error` event; OpenAI's SDK raises
  * on a `data:` chunk carrying `error`; the Responses API streams `event: error`.
  */
-export function streamErrorEvent(format: 'anthropic' | 'openai-chat' | 'openai-responses', message: string): string {
+export function streamErrorEvent(
+  format: 'anthropic' | 'openai-chat' | 'openai-responses',
+  message: string,
+): string {
   if (format === 'anthropic') {
     return namedEvent('error', { type: 'error', error: { type: 'api_error', message } });
   }

@@ -16,7 +16,7 @@ export interface UpstreamRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: Record<string, string | string[]>;
-  readonly body?: Buffer | Readable | null;
+  readonly body?: Buffer | string | Readable | null;
   readonly signal?: AbortSignal;
 }
 

@@ -13,7 +13,12 @@ export const ChatBody = z.looseObject({
       role: z.string(),
       content: z.union([z.string(), z.array(Part), z.null()]).optional(),
       tool_calls: z
-        .array(z.looseObject({ id: z.string(), function: z.looseObject({ name: z.string(), arguments: z.unknown() }) }))
+        .array(
+          z.looseObject({
+            id: z.string(),
+            function: z.looseObject({ name: z.string(), arguments: z.unknown() }),
+          }),
+        )
         .nullish(),
       tool_call_id: z.string().nullish(),
     }),
@@ -58,7 +63,9 @@ export function readChatRequest(json: unknown): ChatRequest | null {
 /** A non-streaming response, read loosely. */
 export const ChatCompletion = z.looseObject({
   object: z.literal('chat.completion'),
-  choices: z.array(z.looseObject({ message: z.looseObject({ role: z.string() }), finish_reason: z.string().nullish() })),
+  choices: z.array(
+    z.looseObject({ message: z.looseObject({ role: z.string() }), finish_reason: z.string().nullish() }),
+  ),
 });
 
 /** A non-streaming response. */

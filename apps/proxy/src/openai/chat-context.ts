@@ -18,20 +18,43 @@ export function chatContext(body: ChatRequest, excludedTools: ReadonlySet<string
       const tool = named ?? (id ? toolNames.get(id) : undefined);
       const compressible = compressibleTool(tool, excludedTools);
       if (typeof content === 'string') {
-        toolTexts.push({ id, tool, text: content, ...(compressible && { write: (text: string) => void (message.content = text) }) });
+        toolTexts.push({
+          id,
+          tool,
+          text: content,
+          ...(compressible && {
+            write: (text: string) => {
+              message.content = text;
+            },
+          }),
+        });
       } else if (Array.isArray(content)) {
         for (const part of content) {
           if (part.type !== 'text' || typeof part.text !== 'string') continue;
-          toolTexts.push({ id, tool, text: part.text, ...(compressible && { write: (text: string) => void (part.text = text) }) });
+          toolTexts.push({
+            id,
+            tool,
+            text: part.text,
+            ...(compressible && {
+              write: (text: string) => {
+                part.text = text;
+              },
+            }),
+          });
         }
       }
       continue;
     }
     if (typeof content === 'string') trustedTexts.push(content);
-    else if (Array.isArray(content)) for (const part of content) if (typeof part.text === 'string') trustedTexts.push(part.text);
+    else if (Array.isArray(content))
+      for (const part of content) if (typeof part.text === 'string') trustedTexts.push(part.text);
     for (const call of message.tool_calls ?? []) {
       toolNames.set(call.id, call.function.name);
-      trustedTexts.push(typeof call.function.arguments === 'string' ? call.function.arguments : JSON.stringify(call.function.arguments));
+      trustedTexts.push(
+        typeof call.function.arguments === 'string'
+          ? call.function.arguments
+          : JSON.stringify(call.function.arguments),
+      );
     }
   }
   return { toolTexts, trustedTexts };
@@ -43,7 +66,8 @@ export function chatRootTexts(body: ChatRequest): string[] {
   for (const message of body.messages) {
     const { content } = message;
     if (typeof content === 'string') texts.push(content);
-    else if (Array.isArray(content)) for (const part of content) if (typeof part.text === 'string') texts.push(part.text);
+    else if (Array.isArray(content))
+      for (const part of content) if (typeof part.text === 'string') texts.push(part.text);
     if (message.role !== 'system' && message.role !== 'developer') break;
   }
   return texts;

@@ -1,5 +1,10 @@
 import { countTokens } from '@distil/core';
-import { answerDistilCall, type DistilCallScope, DISTIL_TOOLS, isDistilTool } from '../expand/distil-tools.js';
+import {
+  answerDistilCall,
+  DISTIL_TOOLS,
+  type DistilCallScope,
+  isDistilTool,
+} from '../expand/distil-tools.js';
 import { messageFingerprint } from '../expand/splice-memory.js';
 import type { ProxySession } from '../session/proxy-session.js';
 import type { ChatMessage, ChatRequest, ChatToolCall } from './chat-body.js';
@@ -47,7 +52,11 @@ export async function answerChatCalls(
     }
     const answer = await answerDistilCall(call.function.name as 'distil_expand', input, scope);
     if (answer.handle) session.markExpanded(answer.handle);
-    results.push({ role: 'tool', tool_call_id: call.id, content: answer.isError ? `error: ${answer.text}` : answer.text });
+    results.push({
+      role: 'tool',
+      tool_call_id: call.id,
+      content: answer.isError ? `error: ${answer.text}` : answer.text,
+    });
   }
   return results;
 }

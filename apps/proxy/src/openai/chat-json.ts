@@ -1,4 +1,4 @@
-import { postUpstream, type PreparedExchange, savedTokensOf } from '../exchange.js';
+import { type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
 import { distilHeaders, readUpstreamBody, sendBody } from '../http/relay.js';
 import { type BilledUsage, openaiChatUsage } from '../savings/billed-usage.js';
 import { ChatCompletion, type ChatCompletionBody, type ChatMessage, type ChatRequest } from './chat-body.js';
@@ -17,7 +17,7 @@ function contentText(message: ChatMessage): string {
 export async function jsonChat(
   exchange: PreparedExchange,
   request: ChatRequest,
-  body: Buffer,
+  body: Buffer | string,
   rewritten: boolean,
 ): Promise<void> {
   const { res, rt, clock, session, outcome } = exchange;
@@ -57,25 +57,26 @@ export async function jsonChat(
         rememberChatSplice(session, client, chain, message, []);
         return finish(exchange, upstream.headers, first, completion, client, usages);
       }
-      const results = await answerChatCalls(toolCalls, scope, session);
-      expands += results.length;
       const own = toolCalls.filter((call) => !isDistilToolCall(call));
       const client: ChatMessage = { ...message, content: text.length > 0 ? text : null, tool_calls: own };
       if (own.length === 0) delete client.tool_calls;
-      if (own.length > 0) {
-        rememberChatSplice(session, client, chain, message, results);
-        return finish(exchange, upstream.headers, first, completion, client, usages);
-      }
-      if (round >= rt.config.expandLoopCap) {
+      if (own.length === 0 && round >= rt.config.expandLoopCap) {
+        // At the cap the calls go unanswered and unseen: the client gets what the model said so far.
         const answeredNothing: ChatMessage = { ...message, content: contentText(message) };
         delete answeredNothing.tool_calls;
         rememberChatSplice(session, client, chain, answeredNothing, []);
         const ended = { ...completion, choices: [{ ...choice, finish_reason: 'stop' }] };
         return finish(exchange, upstream.headers, first, ended, client, usages);
       }
+      const results = await answerChatCalls(toolCalls, scope, session);
+      expands += results.length;
+      if (own.length > 0) {
+        rememberChatSplice(session, client, chain, message, results);
+        return finish(exchange, upstream.headers, first, completion, client, usages);
+      }
       chain.push(message, ...results);
       const continuation = { ...request, messages: [...request.messages, ...chain] };
-      upstream = await postUpstream(exchange, Buffer.from(JSON.stringify(continuation)), true);
+      upstream = await postUpstream(exchange, JSON.stringify(continuation), true);
     }
   } finally {
     rt.ledger.record({

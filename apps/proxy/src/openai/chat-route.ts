@@ -1,6 +1,5 @@
 import { compressContext } from '../context/compress-context.js';
-import { type Exchange, postUpstream, type PreparedExchange } from '../exchange.js';
-import { headerValue } from '../http/hop-by-hop.js';
+import { type Exchange, type PreparedExchange, postUpstream } from '../exchange.js';
 import { distilHeaders, relayResponse } from '../http/relay.js';
 import { sessionKey } from '../session/session-key.js';
 import { type ChatRequest, readChatRequest } from './chat-body.js';
@@ -16,8 +15,7 @@ import { streamChat } from './chat-stream.js';
  */
 export async function handleChat(exchange: Exchange, raw: Buffer): Promise<void> {
   const { req, rt } = exchange;
-  const bypass = headerValue(req.headers, 'x-distil-bypass') === '1';
-  const request = bypass ? null : parseBody(raw);
+  const request = parseBody(raw);
   if (!request) {
     const upstream = await postUpstream(exchange, raw, false);
     await relayResponse(exchange.res, upstream, distilHeaders(exchange.clock, null));
@@ -26,11 +24,11 @@ export async function handleChat(exchange: Exchange, raw: Buffer): Promise<void>
   const session = rt.sessions.get(sessionKey(req.headers, 'openai-chat', chatRootTexts(request)));
   const spliced = applyChatSplices(request, session);
   const outcome = await compressContext(chatContext(request, rt.excludedTools), session);
-  const wanted = outcome.handles.size > 0 || session.toolsOffered;
+  const wanted = rt.config.expandLoopCap > 0 && (outcome.handles.size > 0 || session.toolsOffered);
   const offered = wanted && offerChatTools(request);
   if (offered) session.toolsOffered = true;
   const rewritten = spliced || outcome.changed || offered;
-  const body = rewritten ? Buffer.from(JSON.stringify(request)) : raw;
+  const body = rewritten ? JSON.stringify(request) : raw;
   const prepared: PreparedExchange = { ...exchange, session, outcome, offered, model: request.model };
   if (request.stream === true) await streamChat(prepared, request, body, rewritten);
   else await jsonChat(prepared, request, body, rewritten);

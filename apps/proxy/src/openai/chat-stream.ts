@@ -1,16 +1,19 @@
-import { isEventStream, postUpstream, type PreparedExchange, savedTokensOf } from '../exchange.js';
+import { isEventStream, type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
+import { isDistilTool } from '../expand/distil-tools.js';
 import { ClientStream } from '../http/client-stream.js';
 import { streamErrorEvent } from '../http/provider-errors.js';
 import { distilHeaders, readUpstreamBody, relayResponse } from '../http/relay.js';
 import { dataEvent, SseParser } from '../http/sse.js';
 import type { UpstreamResponse } from '../http/upstream.js';
-import { isDistilTool } from '../expand/distil-tools.js';
 import { type BilledUsage, openaiChatUsage } from '../savings/billed-usage.js';
 import type { ChatMessage, ChatRequest, ChatToolCall } from './chat-body.js';
 import { answerChatCalls, CHAT_TOOLS_TOKENS, isDistilToolCall, rememberChatSplice } from './chat-distil.js';
 import { sumChatUsage } from './chat-json.js';
 
-type Chunk = Record<string, unknown> & { choices?: Record<string, unknown>[]; usage?: Record<string, unknown> | null };
+type Chunk = Record<string, unknown> & {
+  choices?: Record<string, unknown>[];
+  usage?: Record<string, unknown> | null;
+};
 
 /** What one upstream stream delivered. */
 interface ChatRound {
@@ -33,7 +36,7 @@ interface ChatRound {
 export async function streamChat(
   exchange: PreparedExchange,
   request: ChatRequest,
-  body: Buffer,
+  body: Buffer | string,
   rewritten: boolean,
 ): Promise<void> {
   const { rt, clock, session, outcome } = exchange;
@@ -74,6 +77,18 @@ export async function streamChat(
         await splicer.finish(result, usages, null, round === 0);
         return;
       }
+      if (own.length === 0 && round >= rt.config.expandLoopCap) {
+        // At the cap the calls go unanswered and unseen: the client gets what the model said so far.
+        rememberChatSplice(
+          session,
+          clientMessage,
+          chain,
+          { role: 'assistant', content: message.content ?? '' },
+          [],
+        );
+        await splicer.finish(result, usages, 'stop', false);
+        return;
+      }
       const results = await answerChatCalls(message.tool_calls, scope, session);
       expands += results.length;
       if (own.length > 0) {
@@ -81,17 +96,14 @@ export async function streamChat(
         await splicer.finish(result, usages, null, false);
         return;
       }
-      if (round >= rt.config.expandLoopCap) {
-        rememberChatSplice(session, clientMessage, chain, { role: 'assistant', content: message.content ?? '' }, []);
-        await splicer.finish(result, usages, 'stop', false);
-        return;
-      }
       chain.push(upstreamMessage(message), ...results);
       const continuation = { ...request, messages: [...request.messages, ...chain] };
-      current = await postUpstream(exchange, Buffer.from(JSON.stringify(continuation)), true);
+      current = await postUpstream(exchange, JSON.stringify(continuation), true);
       if (current.status !== 200 || !isEventStream(current)) {
         const failure = (await readUpstreamBody(current, clock)).toString('utf8');
-        await client.write(streamErrorEvent('openai-chat', `upstream ${current.status}: ${failure.slice(0, 500)}`));
+        await client.write(
+          streamErrorEvent('openai-chat', `upstream ${current.status}: ${failure.slice(0, 500)}`),
+        );
         return;
       }
     }
@@ -186,7 +198,11 @@ class ChatSplicer {
               const fn = (entry.function ?? {}) as { name?: string; arguments?: string };
               let call = message.tool_calls[index];
               if (!call) {
-                call = { id: String(entry.id ?? ''), type: 'function', function: { name: fn.name ?? '', arguments: '' } };
+                call = {
+                  id: String(entry.id ?? ''),
+                  type: 'function',
+                  function: { name: fn.name ?? '', arguments: '' },
+                };
                 message.tool_calls[index] = call;
                 indices.set(index, isDistilTool(fn.name) ? null : nextOwn++);
               }
@@ -207,11 +223,15 @@ class ChatSplicer {
           if (choice.finish_reason !== null && choice.finish_reason !== undefined) {
             finish = { ...chunk, ...identity, choices: [{ ...choice, delta: {} }] };
             if (Object.keys(delta).length === 0) continue;
-            await this.client.write(dataEvent({ ...chunk, ...identity, choices: [{ ...choice, delta, finish_reason: null }] }));
+            await this.client.write(
+              dataEvent({ ...chunk, ...identity, choices: [{ ...choice, delta, finish_reason: null }] }),
+            );
             continue;
           }
           if (Object.keys(delta).length === 0 && changed) continue;
-          await this.client.write(changed ? dataEvent({ ...chunk, ...identity, choices: [{ ...choice, delta }] }) : event.raw);
+          await this.client.write(
+            changed ? dataEvent({ ...chunk, ...identity, choices: [{ ...choice, delta }] }) : event.raw,
+          );
         }
         if (done) break;
       }
@@ -223,13 +243,22 @@ class ChatSplicer {
   }
 
   /** Ends the client's stream: the finish chunk, the usage chunk (summed), then `[DONE]`. */
-  async finish(last: ChatRound, usages: readonly Record<string, unknown>[], reason: string | null, asIs: boolean): Promise<void> {
+  async finish(
+    last: ChatRound,
+    usages: readonly Record<string, unknown>[],
+    reason: string | null,
+    asIs: boolean,
+  ): Promise<void> {
     if (last.finish) {
       const choice = last.finish.choices![0]!;
-      await this.client.write(dataEvent({ ...last.finish, choices: [{ ...choice, ...(reason ? { finish_reason: reason } : {}) }] }));
+      await this.client.write(
+        dataEvent({ ...last.finish, choices: [{ ...choice, ...(reason ? { finish_reason: reason } : {}) }] }),
+      );
     }
     if (last.usage) {
-      await this.client.write(dataEvent(asIs ? last.usage : { ...last.usage, ...this.#identity, usage: sumChatUsage(usages) }));
+      await this.client.write(
+        dataEvent(asIs ? last.usage : { ...last.usage, ...this.#identity, usage: sumChatUsage(usages) }),
+      );
     }
     await this.client.write(dataEvent('[DONE]'));
   }

@@ -2,7 +2,11 @@ import { compressibleTool, type RequestContext, type ToolText } from '../context
 import type { ResponseItem, ResponsesRequest } from './responses-body.js';
 
 /** Item types whose `output` is a tool's result, the only text the proxy rewrites in a Responses request. */
-const OUTPUT_ITEMS: ReadonlySet<string> = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output']);
+const OUTPUT_ITEMS: ReadonlySet<string> = new Set([
+  'function_call_output',
+  'custom_tool_call_output',
+  'local_shell_call_output',
+]);
 /** Item types that are the agent's own calls (their names tell whose output follows). */
 const CALL_ITEMS: ReadonlySet<string> = new Set(['function_call', 'custom_tool_call']);
 
@@ -27,7 +31,12 @@ export function responsesContext(body: ResponsesRequest, excludedTools: Readonly
   for (const item of Array.isArray(body.input) ? body.input : []) {
     const type = item.type ?? (typeof item.role === 'string' ? 'message' : undefined);
     if (type === 'message' && item.role !== 'assistant') trustedTexts.push(...texts(item.content));
-    else if (type && CALL_ITEMS.has(type) && typeof item.call_id === 'string' && typeof item.name === 'string') {
+    else if (
+      type &&
+      CALL_ITEMS.has(type) &&
+      typeof item.call_id === 'string' &&
+      typeof item.name === 'string'
+    ) {
       toolNames.set(item.call_id, item.name);
       trustedTexts.push(String(item.arguments ?? item.input ?? ''));
     } else if (type && OUTPUT_ITEMS.has(type)) addOutput(item, toolNames, excludedTools, toolTexts);
@@ -45,13 +54,31 @@ function addOutput(
   const tool = id ? toolNames.get(id) : item.type === 'local_shell_call_output' ? 'local_shell' : undefined;
   const compressible = compressibleTool(tool, excludedTools);
   if (typeof item.output === 'string') {
-    out.push({ id, tool, text: item.output, ...(compressible && { write: (text: string) => void (item.output = text) }) });
+    out.push({
+      id,
+      tool,
+      text: item.output,
+      ...(compressible && {
+        write: (text: string) => {
+          item.output = text;
+        },
+      }),
+    });
     return;
   }
   if (!Array.isArray(item.output)) return;
   for (const part of item.output as { type?: string; text?: unknown }[]) {
     if (part?.type !== 'input_text' || typeof part.text !== 'string') continue;
-    out.push({ id, tool, text: part.text, ...(compressible && { write: (text: string) => void (part.text = text) }) });
+    out.push({
+      id,
+      tool,
+      text: part.text,
+      ...(compressible && {
+        write: (text: string) => {
+          part.text = text;
+        },
+      }),
+    });
   }
 }
 
@@ -61,7 +88,9 @@ export function responsesRootTexts(body: ResponsesRequest): string[] {
   if (body.instructions) root.push(body.instructions);
   if (typeof body.input === 'string') root.push(body.input);
   else {
-    const first = (body.input ?? []).find((item) => (item.type ?? 'message') === 'message' && item.role === 'user');
+    const first = (body.input ?? []).find(
+      (item) => (item.type ?? 'message') === 'message' && item.role === 'user',
+    );
     if (first) root.push(...texts(first.content));
   }
   return root;

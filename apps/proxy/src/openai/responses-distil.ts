@@ -1,5 +1,10 @@
 import { countTokens } from '@distil/core';
-import { answerDistilCall, type DistilCallScope, DISTIL_TOOLS, isDistilTool } from '../expand/distil-tools.js';
+import {
+  answerDistilCall,
+  DISTIL_TOOLS,
+  type DistilCallScope,
+  isDistilTool,
+} from '../expand/distil-tools.js';
 import type { ProxySession } from '../session/proxy-session.js';
 import type { ResponseItem, ResponsesRequest } from './responses-body.js';
 
@@ -49,7 +54,11 @@ export async function answerResponseCalls(
     }
     const answer = await answerDistilCall(item.name as 'distil_expand', input, scope);
     if (answer.handle) session.markExpanded(answer.handle);
-    outputs.push({ type: 'function_call_output', call_id: item.call_id, output: answer.isError ? `error: ${answer.text}` : answer.text });
+    outputs.push({
+      type: 'function_call_output',
+      call_id: item.call_id,
+      output: answer.isError ? `error: ${answer.text}` : answer.text,
+    });
   }
   return outputs;
 }
@@ -113,7 +122,8 @@ export function applyResponseSplices(request: ResponsesRequest, session: ProxySe
   const alias = previous ? session.responseAliases.get(previous) : undefined;
   if (alias) {
     request.previous_response_id = alias.id;
-    if (alias.pending.length > 0) request.input = [...(alias.pending as ResponseItem[]), ...inputItems(request)];
+    if (alias.pending.length > 0)
+      request.input = [...(alias.pending as ResponseItem[]), ...inputItems(request)];
     changed = true;
   }
   if (session.splices.size === 0 || !Array.isArray(request.input)) return changed;

@@ -1,8 +1,13 @@
-import { postUpstream, type PreparedExchange, savedTokensOf } from '../exchange.js';
+import { type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
 import { distilHeaders, readUpstreamBody, sendBody } from '../http/relay.js';
 import { type BilledUsage, openaiResponsesUsage } from '../savings/billed-usage.js';
 import { sumChatUsage } from './chat-json.js';
-import { type ResponseBody, ResponseObject, type ResponseItem, type ResponsesRequest } from './responses-body.js';
+import {
+  type ResponseBody,
+  type ResponseItem,
+  ResponseObject,
+  type ResponsesRequest,
+} from './responses-body.js';
 import {
   answerResponseCalls,
   continuationRequest,
@@ -20,7 +25,7 @@ import {
 export async function jsonResponses(
   exchange: PreparedExchange,
   request: ResponsesRequest,
-  body: Buffer,
+  body: Buffer | string,
   rewritten: boolean,
   link: (responseId: string) => void,
 ): Promise<void> {
@@ -70,7 +75,7 @@ export async function jsonResponses(
       }
       history.push(...outputs);
       const next = continuationRequest(request, history, reply.id, outputs);
-      upstream = await postUpstream(exchange, Buffer.from(JSON.stringify(next)), true);
+      upstream = await postUpstream(exchange, JSON.stringify(next), true);
     }
   } finally {
     rt.ledger.record({

@@ -1,5 +1,5 @@
 import { compressContext } from '../context/compress-context.js';
-import { type Exchange, postUpstream, type PreparedExchange } from '../exchange.js';
+import { type Exchange, type PreparedExchange, postUpstream } from '../exchange.js';
 import { headerValue } from '../http/hop-by-hop.js';
 import { distilHeaders, relayResponse } from '../http/relay.js';
 import { sessionKey } from '../session/session-key.js';
@@ -17,25 +17,33 @@ import { streamResponses } from './responses-stream.js';
  */
 export async function handleResponses(exchange: Exchange, raw: Buffer): Promise<void> {
   const { req, rt } = exchange;
-  const bypass = headerValue(req.headers, 'x-distil-bypass') === '1';
-  const request = bypass ? null : parseBody(raw);
+  const request = parseBody(raw);
   if (!request) {
     const upstream = await postUpstream(exchange, raw, false);
     await relayResponse(exchange.res, upstream, distilHeaders(exchange.clock, null));
     return;
   }
   const chainedOn = request.previous_response_id ?? undefined;
-  const linked = chainedOn && !headerValue(req.headers, 'x-distil-session') ? rt.sessions.keyOfResponse(chainedOn) : undefined;
-  const key = linked ?? sessionKey(req.headers, 'openai-responses', chainedOn ? ['chain', chainedOn] : responsesRootTexts(request));
+  const linked =
+    chainedOn && !headerValue(req.headers, 'x-distil-session')
+      ? rt.sessions.keyOfResponse(chainedOn)
+      : undefined;
+  const key =
+    linked ??
+    sessionKey(
+      req.headers,
+      'openai-responses',
+      chainedOn ? ['chain', chainedOn] : responsesRootTexts(request),
+    );
   const session = rt.sessions.get(key);
   const spliced = applyResponseSplices(request, session);
   const mode = chainedOn ? 'continuation' : 'whole';
   const outcome = await compressContext(responsesContext(request, rt.excludedTools), session, mode);
-  const wanted = outcome.handles.size > 0 || session.toolsOffered;
+  const wanted = rt.config.expandLoopCap > 0 && (outcome.handles.size > 0 || session.toolsOffered);
   const offered = wanted && offerResponsesTools(request);
   if (offered) session.toolsOffered = true;
   const rewritten = spliced || outcome.changed || offered;
-  const body = rewritten ? Buffer.from(JSON.stringify(request)) : raw;
+  const body = rewritten ? JSON.stringify(request) : raw;
   const prepared: PreparedExchange = { ...exchange, session, outcome, offered, model: request.model };
   const link = (responseId: string): void => rt.sessions.link(responseId, key);
   if (request.stream === true) await streamResponses(prepared, request, body, rewritten, link);

@@ -1,4 +1,4 @@
-import { isEventStream, postUpstream, type PreparedExchange, savedTokensOf } from '../exchange.js';
+import { isEventStream, type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
 import { ClientStream } from '../http/client-stream.js';
 import { streamErrorEvent } from '../http/provider-errors.js';
 import { distilHeaders, readUpstreamBody, relayResponse } from '../http/relay.js';
@@ -41,7 +41,7 @@ const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response
 export async function streamResponses(
   exchange: PreparedExchange,
   request: ResponsesRequest,
-  body: Buffer,
+  body: Buffer | string,
   rewritten: boolean,
   link: (responseId: string) => void,
 ): Promise<void> {
@@ -67,7 +67,9 @@ export async function streamResponses(
     for (let round = 0; ; round++) {
       const result = await splicer.relayRound(current, round === 0);
       if (result.failure !== null || !result.response) {
-        await client.write(streamErrorEvent('openai-responses', result.failure ?? 'upstream stream ended early'));
+        await client.write(
+          streamErrorEvent('openai-responses', result.failure ?? 'upstream stream ended early'),
+        );
         return;
       }
       const reply = result.response;
@@ -82,7 +84,12 @@ export async function streamResponses(
       history.push(...output);
       if (distil.length === 0 || result.terminal !== 'response.completed') {
         rememberResponseSplice(session, request, firstId, reply.id, visible, history, []);
-        await splicer.finish(result.terminal ?? 'response.completed', { ...reply, id: firstId }, visible, usages);
+        await splicer.finish(
+          result.terminal ?? 'response.completed',
+          { ...reply, id: firstId },
+          visible,
+          usages,
+        );
         return;
       }
       const outputs = await answerResponseCalls(output, scope, session);
@@ -94,10 +101,12 @@ export async function streamResponses(
       }
       history.push(...outputs);
       const next = continuationRequest(request, history, reply.id, outputs);
-      current = await postUpstream(exchange, Buffer.from(JSON.stringify(next)), true);
+      current = await postUpstream(exchange, JSON.stringify(next), true);
       if (current.status !== 200 || !isEventStream(current)) {
         const text = (await readUpstreamBody(current, clock)).toString('utf8');
-        await client.write(streamErrorEvent('openai-responses', `upstream ${current.status}: ${text.slice(0, 500)}`));
+        await client.write(
+          streamErrorEvent('openai-responses', `upstream ${current.status}: ${text.slice(0, 500)}`),
+        );
         return;
       }
     }
@@ -151,10 +160,16 @@ class ResponsesSplicer {
           }
           const type = event.type ?? raw.event ?? '';
           if (type === 'error') {
-            const message = (event.message ?? (event.error as { message?: unknown } | undefined)?.message) as unknown;
-            return { response: null, terminal: null, failure: typeof message === 'string' ? message : 'upstream stream error' };
+            const message = (event.message ??
+              (event.error as { message?: unknown } | undefined)?.message) as unknown;
+            return {
+              response: null,
+              terminal: null,
+              failure: typeof message === 'string' ? message : 'upstream stream error',
+            };
           }
-          if (TERMINAL.has(type)) return { response: event.response as ResponseBody, terminal: type, failure: null };
+          if (TERMINAL.has(type))
+            return { response: event.response as ResponseBody, terminal: type, failure: null };
           if (OPENING.has(type)) {
             if (first) {
               this.#firstId ??= (event.response as { id?: unknown } | undefined)?.id;

@@ -24,7 +24,12 @@ export function addUsage(a: BilledUsage, b: BilledUsage): BilledUsage {
   };
 }
 
-const count = z.number().int().nonnegative().nullish().transform((value) => value ?? 0);
+const count = z
+  .number()
+  .int()
+  .nonnegative()
+  .nullish()
+  .transform((value) => value ?? 0);
 
 const AnthropicUsage = z.looseObject({
   input_tokens: count,
@@ -58,7 +63,12 @@ export function openaiChatUsage(usage: unknown): BilledUsage {
   if (!parsed.success) return NO_USAGE;
   const u = parsed.data;
   const cached = u.prompt_tokens_details?.cached_tokens ?? 0;
-  return { input: Math.max(0, u.prompt_tokens - cached), cacheWrite: 0, cacheRead: cached, output: u.completion_tokens };
+  return {
+    input: Math.max(0, u.prompt_tokens - cached),
+    cacheWrite: 0,
+    cacheRead: cached,
+    output: u.completion_tokens,
+  };
 }
 
 const OpenAIResponsesUsage = z.looseObject({
@@ -73,5 +83,10 @@ export function openaiResponsesUsage(usage: unknown): BilledUsage {
   if (!parsed.success) return NO_USAGE;
   const u = parsed.data;
   const cached = u.input_tokens_details?.cached_tokens ?? 0;
-  return { input: Math.max(0, u.input_tokens - cached), cacheWrite: 0, cacheRead: cached, output: u.output_tokens };
+  return {
+    input: Math.max(0, u.input_tokens - cached),
+    cacheWrite: 0,
+    cacheRead: cached,
+    output: u.output_tokens,
+  };
 }

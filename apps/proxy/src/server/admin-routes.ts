@@ -19,6 +19,9 @@ export function builtInAdminRoutes(rt: ProxyRuntime): Record<string, AdminHandle
 /** 404 for an unknown Distil endpoint, 401 when the admin policy refuses. */
 export function adminRefusal(res: ServerResponse, status: 401 | 404): void {
   sendJson(res, status, {
-    error: status === 401 ? 'this endpoint needs the admin token (x-distil-admin-token)' : 'no such Distil endpoint',
+    error:
+      status === 401
+        ? 'this endpoint needs the admin token (x-distil-admin-token)'
+        : 'no such Distil endpoint',
   });
 }

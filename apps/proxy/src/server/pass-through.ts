@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { type Exchange } from '../exchange.js';
+import type { Exchange } from '../exchange.js';
 import { forwardableHeaders } from '../http/hop-by-hop.js';
 import { distilHeaders, relayResponse } from '../http/relay.js';
 import { BodyTooLargeError } from '../http/request-body.js';

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors as undiciErrors } from 'undici';
 import type { Exchange } from '../exchange.js';
+import { headerValue } from '../http/hop-by-hop.js';
 import { type Dialect, sendError } from '../http/provider-errors.js';
 import { ExchangeClock } from '../http/relay.js';
 import { BodyTooLargeError, declaredTooLarge, readBody } from '../http/request-body.js';
 import type { ProxyRuntime } from '../runtime.js';
-import { adminAllowed } from './bind-policy.js';
 import { adminRefusal } from './admin-routes.js';
+import { adminAllowed } from './bind-policy.js';
 import { passThrough } from './pass-through.js';
 import { ADMIN_PREFIX, type AdminHandler, PROVIDER_ROUTES, passThroughDialect, pathOf } from './routes.js';
 
@@ -14,7 +15,8 @@ import { ADMIN_PREFIX, type AdminHandler, PROVIDER_ROUTES, passThroughDialect, p
 function isUpstreamFailure(error: unknown): boolean {
   return (
     error instanceof undiciErrors.UndiciError ||
-    (error instanceof Error && /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|socket/i.test(error.message))
+    (error instanceof Error &&
+      /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|socket/i.test(error.message))
   );
 }
 
@@ -64,7 +66,8 @@ async function handle(
   const exchange: Exchange = { req, res, rt, clock, upstreamBase, signal: abort.signal };
   try {
     if (declaredTooLarge(req, rt.config.maxBodyBytes)) throw new BodyTooLargeError(rt.config.maxBodyBytes);
-    if (!route) {
+    // Unknown endpoints, and provider requests sent with `x-distil-bypass: 1`, stream through untouched.
+    if (!route || headerValue(req.headers, 'x-distil-bypass') === '1') {
       await passThrough(exchange);
       return;
     }

@@ -14,7 +14,10 @@ export interface ProviderRoute {
 
 /** The provider endpoints Distil rewrites, by `METHOD path` (query strings such as `?beta=true` ignored). */
 export const PROVIDER_ROUTES: Readonly<Record<string, ProviderRoute>> = Object.freeze({
-  'POST /v1/messages': { dialect: 'anthropic', handle: (exchange, body) => handleMessages(exchange, body, false) },
+  'POST /v1/messages': {
+    dialect: 'anthropic',
+    handle: (exchange, body) => handleMessages(exchange, body, false),
+  },
   'POST /v1/messages/count_tokens': {
     dialect: 'anthropic',
     handle: (exchange, body) => handleMessages(exchange, body, true),
@@ -43,5 +46,7 @@ export function pathOf(url: string | undefined): string {
 export function passThroughDialect(req: IncomingMessage): Dialect {
   if (headerValue(req.headers, 'anthropic-version') !== undefined) return 'anthropic';
   if (headerValue(req.headers, 'x-api-key') !== undefined) return 'anthropic';
-  return pathOf(req.url).startsWith('/v1/messages') || pathOf(req.url).startsWith('/v1/complete') ? 'anthropic' : 'openai';
+  return pathOf(req.url).startsWith('/v1/messages') || pathOf(req.url).startsWith('/v1/complete')
+    ? 'anthropic'
+    : 'openai';
 }

@@ -114,7 +114,8 @@ export class ProxySession {
     }
     let branch = exact;
     if (!branch) {
-      branch = best && bestLength > 0 ? await best.fork(bestLength) : new SessionBranch(this.#sessionOptions());
+      branch =
+        best && bestLength > 0 ? await best.fork(bestLength) : new SessionBranch(this.#sessionOptions());
       this.#branches.push(branch);
       if (this.#branches.length > MAX_BRANCHES) {
         this.#branches.sort((a, b) => b.lastUsed - a.lastUsed);
@@ -152,7 +153,12 @@ export class ProxySession {
         const cached = this.#compressed.get(block);
         if (cached) return cached;
         const anchors = this.#anchorsOf.get(block);
-        const result = await compressBlock(block, { keepModel, store, tiers, ...(anchors ? { anchors } : {}) });
+        const result = await compressBlock(block, {
+          keepModel,
+          store,
+          tiers,
+          ...(anchors ? { anchors } : {}),
+        });
         this.#compressed.set(block, result);
         return result;
       },

@@ -59,11 +59,13 @@ export class SessionBranch {
       const group: Block[] = [];
       const groupTurn = prefix[start]!.turn;
       while (start < prefix.length && prefix[start]!.turn === groupTurn) group.push(prefix[start++]!.block);
-      for (const expansion of this.#expansions) if (expansion.beforeTurn === turn) branch.markExpanded(expansion.handle);
+      for (const expansion of this.#expansions)
+        if (expansion.beforeTurn === turn) branch.markExpanded(expansion.handle);
       await branch.add(group);
       turn += 1;
     }
-    for (const expansion of this.#expansions) if (expansion.beforeTurn >= turn) branch.markExpanded(expansion.handle);
+    for (const expansion of this.#expansions)
+      if (expansion.beforeTurn >= turn) branch.markExpanded(expansion.handle);
     return branch;
   }
 }

@@ -2,7 +2,7 @@ import { ProxySession, type SessionDeps } from './proxy-session.js';
 
 /** Bounds of the session table. */
 export interface SessionTableLimits {
-  /** Sessions kept in memory; the least recently used is dropped beyond this (default 500). */
+  /** Sessions kept in memory; the least recently used is dropped beyond this (default 256). */
   readonly maxSessions?: number;
   /** A session unused this long is dropped (default 6 hours, beyond any provider cache lifetime). */
   readonly idleMs?: number;
@@ -23,7 +23,7 @@ export class SessionTable {
     private readonly deps: SessionDeps,
     limits: SessionTableLimits = {},
   ) {
-    this.#maxSessions = limits.maxSessions ?? 500;
+    this.#maxSessions = limits.maxSessions ?? 256;
     this.#idleMs = limits.idleMs ?? 6 * 3600_000;
   }
 

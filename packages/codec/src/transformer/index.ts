@@ -9,5 +9,6 @@ export {
   maxSequenceLength,
   readModelFolder,
 } from './model-folder.js';
+export { WordPieceTokenizerJson } from './tokenizer-json.js';
 export { TransformerKeepModel, type TransformerKeepModelOptions } from './transformer-keep-model.js';
-export { WordPieceTokenizer, WordPieceTokenizerJson } from './wordpiece-tokenizer.js';
+export { WordPieceTokenizer } from './wordpiece-tokenizer.js';

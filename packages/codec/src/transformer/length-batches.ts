@@ -7,7 +7,11 @@ export interface LengthBatch {
 
 /** How big a batch may grow. */
 export interface BatchLimits {
-  /** Padded tokens per batch (rows × width), default 8,192. */
+  /**
+   * Padded tokens per batch (rows × width), default 1,024. Small on purpose: measured here on a 2-layer,
+   * hidden-128 model, batches of 512–1,024 tokens ran 1.5–2× faster than 4,096–32,768, as the largest
+   * activation (the feed-forward layer's, tokens × 512 floats) then still fits in the cores' L2 caches.
+   */
   readonly tokens?: number;
   /** Rows per batch, default 512. */
   readonly rows?: number;
@@ -24,7 +28,7 @@ export function batchByLength(
   extra: number,
   limits: BatchLimits = {},
 ): LengthBatch[] {
-  const maxTokens = limits.tokens ?? 8192;
+  const maxTokens = limits.tokens ?? 1024;
   const maxRows = limits.rows ?? 512;
   let longest = 0;
   for (let i = 0; i < lengths.length; i++) longest = Math.max(longest, lengths[i]!);

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseOrThrow, ValidationError } from '@distil/contract';
 import { z } from 'zod';
-import { WordPieceTokenizerJson } from './wordpiece-tokenizer.js';
+import { WordPieceTokenizerJson } from './tokenizer-json.js';
 
 /** The files a keep-model folder holds: the Hugging Face layout, so transformers.js can load it too. */
 export const MODEL_FOLDER_FILES = Object.freeze([

@@ -89,6 +89,14 @@ describe('TransformerKeepModel on a real ONNX session', () => {
     expect(scores[0]).toBeLessThan(1);
   });
 
+  it('scores more distinct lines than one encoding window holds, each as it would alone', async () => {
+    const many = Array.from({ length: 17_000 }, (_, i) => `n${i}`);
+    const scores = await model.scoreLines(many, 'log');
+    for (const i of [0, 9_999, 16_383, 16_384, 16_999]) {
+      expect(scores[i], many[i]).toBeCloseTo(await model.score(many[i]!, 'log'), 5);
+    }
+  });
+
   it('scores an empty batch', async () => {
     expect(await model.scoreLines([], 'log')).toEqual(new Float32Array(0));
   });

@@ -2,7 +2,8 @@ import { Tokenizer } from '@huggingface/tokenizers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bertTokenizerJson, tinyVocab } from './tiny-model.test-helper.js';
-import { WordPieceTokenizer, WordPieceTokenizerJson } from './wordpiece-tokenizer.js';
+import { WordPieceTokenizerJson } from './tokenizer-json.js';
+import { WordPieceTokenizer } from './wordpiece-tokenizer.js';
 
 const vocab = [...tinyVocab(), 'cafe', 'naive', '错', '误', '##é'];
 const json = bertTokenizerJson(vocab);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { type BertNormalizerJson, compileTemplate, type WordPieceTokenizerJson } from './tokenizer-json.js';
 
 /**
  * A BERT WordPiece encoder that reads a Hugging Face `tokenizer.json`.
@@ -16,66 +16,6 @@ import { z } from 'zod';
  * with `##` continuations, a word longer than `max_input_chars_per_word` becoming [UNK]; then the
  * TemplateProcessing (or BertProcessing) specials around the sequence.
  */
-
-const AddedTokenJson = z
-  .object({
-    id: z.number().int().nonnegative(),
-    content: z.string().min(1),
-    normalized: z.boolean().default(false),
-  })
-  .loose();
-
-const BertNormalizerJson = z
-  .object({
-    type: z.literal('BertNormalizer'),
-    clean_text: z.boolean().default(true),
-    handle_chinese_chars: z.boolean().default(true),
-    strip_accents: z.boolean().nullable().default(null),
-    lowercase: z.boolean().default(true),
-  })
-  .loose();
-
-const SpecialPiece = z.object({ SpecialToken: z.object({ id: z.string(), type_id: z.number().int() }) });
-const SequencePiece = z.object({ Sequence: z.object({ id: z.enum(['A', 'B']), type_id: z.number().int() }) });
-
-const PostProcessorJson = z.discriminatedUnion('type', [
-  z
-    .object({
-      type: z.literal('TemplateProcessing'),
-      single: z.array(z.union([SpecialPiece, SequencePiece])),
-      special_tokens: z.record(z.string(), z.object({ ids: z.array(z.number().int()) }).loose()),
-    })
-    .loose(),
-  z
-    .object({
-      type: z.literal('BertProcessing'),
-      cls: z.tuple([z.string(), z.number().int()]),
-      sep: z.tuple([z.string(), z.number().int()]),
-    })
-    .loose(),
-]);
-
-/** The parts of a `tokenizer.json` a BERT WordPiece tokenizer needs; other fields are allowed and ignored. */
-export const WordPieceTokenizerJson = z
-  .object({
-    added_tokens: z.array(AddedTokenJson).default([]),
-    normalizer: BertNormalizerJson.nullable(),
-    pre_tokenizer: z
-      .object({ type: z.literal('BertPreTokenizer', 'expected "BertPreTokenizer" (a BERT tokenizer)') })
-      .loose(),
-    post_processor: PostProcessorJson.nullable().default(null),
-    model: z
-      .object({
-        type: z.literal('WordPiece', 'expected "WordPiece" (a BERT tokenizer)'),
-        unk_token: z.string().min(1),
-        continuing_subword_prefix: z.string().default('##'),
-        max_input_chars_per_word: z.number().int().positive().default(100),
-        vocab: z.record(z.string(), z.number().int().nonnegative()),
-      })
-      .loose(),
-  })
-  .loose();
-export type WordPieceTokenizerJson = z.infer<typeof WordPieceTokenizerJson>;
 
 /** ASCII punctuation as BERT counts it (tokenization.py `_is_punctuation`), indexed by char code. */
 const ASCII_PUNCT = new Uint8Array(128);
@@ -131,7 +71,7 @@ export class WordPieceTokenizer {
   private readonly prefixPiece: string;
   private readonly maxWordChars: number;
   private readonly words = new Map<string, readonly number[]>();
-  private readonly norm: z.infer<typeof BertNormalizerJson> | null;
+  private readonly norm: BertNormalizerJson | null;
 
   constructor(json: WordPieceTokenizerJson) {
     const { model } = json;
@@ -355,48 +295,4 @@ function splitOn(text: string, tokens: Map<string, number>): (string | number)[]
   }
   if (from < text.length) parts.push(text.slice(from));
   return parts;
-}
-
-interface Template {
-  prefix: number[];
-  prefixTypes: number[];
-  suffix: number[];
-  suffixTypes: number[];
-  sequenceType: number;
-}
-
-/** The single-sequence template as ids before and after the line; a template of another shape is refused. */
-function compileTemplate(post: WordPieceTokenizerJson['post_processor']): Template {
-  const t: Template = { prefix: [], prefixTypes: [], suffix: [], suffixTypes: [], sequenceType: 0 };
-  if (post === null) return t;
-  if (post.type === 'BertProcessing') {
-    return {
-      prefix: [post.cls[1]],
-      prefixTypes: [0],
-      suffix: [post.sep[1]],
-      suffixTypes: [0],
-      sequenceType: 0,
-    };
-  }
-  let seenSequence = false;
-  for (const piece of post.single) {
-    if ('Sequence' in piece) {
-      if (seenSequence || piece.Sequence.id !== 'A') {
-        throw new Error('post_processor.single: expected exactly one sequence "A"');
-      }
-      seenSequence = true;
-      t.sequenceType = piece.Sequence.type_id;
-      continue;
-    }
-    const special = post.special_tokens[piece.SpecialToken.id];
-    if (special === undefined) {
-      throw new Error(`post_processor.special_tokens: missing "${piece.SpecialToken.id}"`);
-    }
-    for (const id of special.ids) {
-      (seenSequence ? t.suffix : t.prefix).push(id);
-      (seenSequence ? t.suffixTypes : t.prefixTypes).push(piece.SpecialToken.type_id);
-    }
-  }
-  if (!seenSequence) throw new Error('post_processor.single: expected a sequence "A"');
-  return t;
 }

@@ -3,7 +3,7 @@ import { mentionsAnchor } from './anchors.js';
 import { hasLocation } from './diagnostics.js';
 import { hasDenseToken } from './entropy.js';
 import { hasIdentifier } from './identifiers.js';
-import { shapeCounts } from './line-shape.js';
+import { coarseShapeCounts } from './line-shape.js';
 import { isDiffChange, isDiffHeader, isSurprising } from './surprise.js';
 
 /** Why a line is guarded: bit flags, so a caller can report the reasons. */
@@ -43,13 +43,15 @@ export function guardLines(lines: readonly string[], options: GuardOptions): Uin
     if (line.length === 0) continue;
     let r = 0;
     if (isSurprising(line)) r |= GuardReason.surprise;
-    if (isDiffChange(line, options.kind) || (options.kind === 'diff' && isDiffHeader(line))) r |= GuardReason.diffChange;
+    if (isDiffChange(line, options.kind) || (options.kind === 'diff' && isDiffHeader(line)))
+      r |= GuardReason.diffChange;
     if (anchors && mentionsAnchor(line, anchors)) r |= GuardReason.anchor;
     if (hasLocation(line)) r |= GuardReason.location;
     if (r === 0) {
-      const signal = (hasIdentifier(line) ? GuardReason.identifier : 0) | (hasDenseToken(line) ? GuardReason.entropy : 0);
+      const signal =
+        (hasIdentifier(line) ? GuardReason.identifier : 0) | (hasDenseToken(line) ? GuardReason.entropy : 0);
       if (signal !== 0) {
-        shapes ??= shapeCounts(lines);
+        shapes ??= coarseShapeCounts(lines);
         if ((shapes.counts.get(shapes.shapes[i]!) ?? 0) <= RARE_SHAPE) r |= signal;
       }
     }

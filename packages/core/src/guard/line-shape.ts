@@ -34,3 +34,25 @@ export function shapeCounts(lines: readonly string[]): { shapes: string[]; count
   for (const s of shapes) counts.set(s, (counts.get(s) ?? 0) + 1);
   return { shapes, counts };
 }
+
+/**
+ * A coarser shape: the first word (masked when variable) and the number of words, the first split Drain
+ * makes (He et al., ICWS 2017). "Installing bcrypt 3.1.12" and "Installing ffi 1.10.0" share it; used to
+ * decide whether an identifier-bearing line stands out from its neighbours.
+ */
+export function coarseShape(line: string): string {
+  const words = line.trim().split(/\s+/);
+  const first = words[0] ?? '';
+  return `${/[\d/\\@=#]/.test(first) ? '*' : first}/${words.length}`;
+}
+
+/** How many lines of the block share each line's coarse shape. */
+export function coarseShapeCounts(lines: readonly string[]): {
+  shapes: string[];
+  counts: Map<string, number>;
+} {
+  const shapes = lines.map(coarseShape);
+  const counts = new Map<string, number>();
+  for (const s of shapes) counts.set(s, (counts.get(s) ?? 0) + 1);
+  return { shapes, counts };
+}

@@ -31,5 +31,10 @@ export function isDiffChange(line: string, kind: string): boolean {
 
 /** Whether a line is a hunk or file header of a unified diff. */
 export function isDiffHeader(line: string): boolean {
-  return line.startsWith('@@ ') || line.startsWith('diff --git ') || line.startsWith('+++ ') || line.startsWith('--- ');
+  return (
+    line.startsWith('@@ ') ||
+    line.startsWith('diff --git ') ||
+    line.startsWith('+++ ') ||
+    line.startsWith('--- ')
+  );
 }

@@ -14,9 +14,19 @@ const block = (text: string, id = 'b'): Block => ({ id, role: 'tool', kind: 'log
 /** A noisy build log with one failure and its traceback in the middle. */
 function buildLog(): string {
   const lines: string[] = [];
-  for (let i = 0; i < 150; i++) lines.push(`[INFO] Downloading from central: https://repo.example.org/org/lib${i}/lib${i}-1.${i}.jar (${i * 3} kB at 1.2 MB/s)`);
-  lines.push('[ERROR] Tests run: 12, Failures: 1, Errors: 0, Skipped: 0', 'testParse(com.acme.ParserTest)  Time elapsed: 0.02 sec  <<< FAILURE!');
-  lines.push('java.lang.AssertionError: expected:<42> but was:<41>', '\tat org.junit.Assert.fail(Assert.java:88)', '\tat com.acme.ParserTest.testParse(ParserTest.java:61)');
+  for (let i = 0; i < 150; i++)
+    lines.push(
+      `[INFO] Downloading from central: https://repo.example.org/org/lib${i}/lib${i}-1.${i}.jar (${i * 3} kB at 1.2 MB/s)`,
+    );
+  lines.push(
+    '[ERROR] Tests run: 12, Failures: 1, Errors: 0, Skipped: 0',
+    'testParse(com.acme.ParserTest)  Time elapsed: 0.02 sec  <<< FAILURE!',
+  );
+  lines.push(
+    'java.lang.AssertionError: expected:<42> but was:<41>',
+    '\tat org.junit.Assert.fail(Assert.java:88)',
+    '\tat com.acme.ParserTest.testParse(ParserTest.java:61)',
+  );
   for (let i = 0; i < 150; i++) lines.push(`[INFO] Compiling module-${i} (${i} source files) in ${i * 7} ms`);
   return `${lines.join('\n')}\n`;
 }
@@ -28,7 +38,11 @@ describe('compressBlock', () => {
     const out = await compressBlock(block(text), { keepModel, store, tiers });
     expect(out.tier).toBe('digest');
     expect(out.text.length).toBeLessThan(text.length / 3);
-    for (const line of ['java.lang.AssertionError: expected:<42> but was:<41>', 'at com.acme.ParserTest.testParse(ParserTest.java:61)', 'Tests run: 12, Failures: 1']) {
+    for (const line of [
+      'java.lang.AssertionError: expected:<42> but was:<41>',
+      'at com.acme.ParserTest.testParse(ParserTest.java:61)',
+      'Tests run: 12, Failures: 1',
+    ]) {
       expect(out.text).toContain(line);
     }
     expect(findStubs(out.text).map((s) => s.handle)).toEqual(out.handles);
@@ -47,7 +61,13 @@ describe('compressBlock', () => {
 
   it('passes binary, empty, lone-surrogate and stub-printing input through untouched', async () => {
     const store = new MemoryRestoreStore();
-    for (const text of ['', 'a\u0000b\n'.repeat(100), 'x\uFFFDy\n'.repeat(100), '\uD800 lone\n'.repeat(100), `${buildLog()}<< +3 lines, handle=dh_0123456789ab >>\n`]) {
+    for (const text of [
+      '',
+      'a\u0000b\n'.repeat(100),
+      'x\uFFFDy\n'.repeat(100),
+      '\uD800 lone\n'.repeat(100),
+      `${buildLog()}<< +3 lines, handle=dh_0123456789ab >>\n`,
+    ]) {
       const out = await compressBlock(block(text), { keepModel, store, tiers });
       expect(out.text).toBe(text);
       expect(out.tier).toBe('none');
@@ -57,7 +77,15 @@ describe('compressBlock', () => {
 
 // Lines an agent's tool outputs are made of: noise, errors, ids, verdicts, blanks, odd line endings.
 const logLine = fc.oneof(
-  fc.constantFrom('', '   ', 'ok', '[INFO] Building', 'DEBUG cache hit', 'PASS src/a.test.ts', 'Tests: 1 failed, 9 passed'),
+  fc.constantFrom(
+    '',
+    '   ',
+    'ok',
+    '[INFO] Building',
+    'DEBUG cache hit',
+    'PASS src/a.test.ts',
+    'Tests: 1 failed, 9 passed',
+  ),
   fc.nat(999).map((n) => `[INFO] Downloading lib${n}-1.${n}.jar (${n} kB)`),
   fc.nat(999).map((n) => `ERROR: shard ${n} failed to connect`),
   fc.nat(999).map((n) => `    at com.acme.Foo.bar(Foo.java:${n})`),
@@ -65,8 +93,14 @@ const logLine = fc.oneof(
   fc.string({ maxLength: 40 }),
 );
 const logText = fc
-  .tuple(fc.array(logLine, { maxLength: 120 }), fc.array(fc.constantFrom('\n', '\r\n', '\r'), { minLength: 1, maxLength: 3 }), fc.boolean())
-  .map(([lines, ends, trailing]) => lines.map((l, i) => l + (i < lines.length - 1 || trailing ? ends[i % ends.length] : '')).join(''));
+  .tuple(
+    fc.array(logLine, { maxLength: 120 }),
+    fc.array(fc.constantFrom('\n', '\r\n', '\r'), { minLength: 1, maxLength: 3 }),
+    fc.boolean(),
+  )
+  .map(([lines, ends, trailing]) =>
+    lines.map((l, i) => l + (i < lines.length - 1 || trailing ? ends[i % ends.length] : '')).join(''),
+  );
 
 describe('compressBlock invariants (properties)', () => {
   const small = { ...tiers, minLines: 10, headLines: 2, tailLines: 2 };
@@ -77,7 +111,9 @@ describe('compressBlock invariants (properties)', () => {
       fc.asyncProperty(logText, async (text) => {
         const out = await compressBlock(block(text), { keepModel, store, tiers: small });
         expect(await restoreBlock(out.text, out.handles, store)).toBe(text);
-        expect(findStubs(out.text).filter((s) => out.handles.includes(s.handle))).toHaveLength(out.handles.length);
+        expect(findStubs(out.text).filter((s) => out.handles.includes(s.handle))).toHaveLength(
+          out.handles.length,
+        );
       }),
       { numRuns: 10_000 },
     );
@@ -86,9 +122,14 @@ describe('compressBlock invariants (properties)', () => {
   it('compresses a block to the same bytes whatever other blocks exist, in any order', async () => {
     await fc.assert(
       fc.asyncProperty(logText, fc.array(logText, { maxLength: 3 }), async (text, others) => {
-        const alone = await compressBlock(block(text), { keepModel, store: new MemoryRestoreStore(), tiers: small });
+        const alone = await compressBlock(block(text), {
+          keepModel,
+          store: new MemoryRestoreStore(),
+          tiers: small,
+        });
         const shared = new MemoryRestoreStore();
-        for (const other of others) await compressBlock(block(other, 'other'), { keepModel, store: shared, tiers: small });
+        for (const other of others)
+          await compressBlock(block(other, 'other'), { keepModel, store: shared, tiers: small });
         const beside = await compressBlock(block(text), { keepModel, store: shared, tiers: small });
         expect(beside).toEqual(alone);
       }),

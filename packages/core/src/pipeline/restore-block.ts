@@ -6,7 +6,11 @@ import { findStubs } from '../tier1/stub.js';
  * is replaced by the stored bytes. Stubs with other handles are left as they are: they were part of the
  * input, and a forged handle is never vouched for.
  */
-export async function restoreBlock(text: string, handles: readonly Handle[], store: RestoreStore): Promise<string> {
+export async function restoreBlock(
+  text: string,
+  handles: readonly Handle[],
+  store: RestoreStore,
+): Promise<string> {
   if (handles.length === 0) return text;
   const issued = new Set(handles);
   const decoder = new TextDecoder();

@@ -17,7 +17,7 @@ const COMPOUND = new Set([
  * `ast.dump` with attributes off (node types and token text, no positions, no whitespace, no comments),
  * and the function bodies a skeleton may fold. Null when the parse has errors (mid-edit source).
  */
-export async function outlinePython(text: string): Promise<SourceOutline | null> {
+export async function outlinePython(text: string, withDefinitions: boolean): Promise<SourceOutline | null> {
   const parser = await loadPythonParser();
   const tree = parser.parse(text);
   if (!tree) return null;
@@ -29,7 +29,7 @@ export async function outlinePython(text: string): Promise<SourceOutline | null>
     const folds: FoldRange[] = [];
     for (const node of root.namedChildren) {
       if (!node || node.type === 'comment') continue;
-      definitions.push(definitionOf(node));
+      if (withDefinitions) definitions.push(definitionOf(node));
       collectFolds(node, folds);
     }
     return { definitions, folds };

@@ -9,14 +9,17 @@ import type { Definition, FoldRange, SourceOutline } from './source-outline.js';
  * trivia, so they never count), and the function bodies a skeleton may fold. Tries `.ts`, then `.tsx`
  * for JSX; null when both have syntax errors.
  */
-export async function outlineTypeScript(text: string): Promise<SourceOutline | null> {
+export async function outlineTypeScript(
+  text: string,
+  withDefinitions: boolean,
+): Promise<SourceOutline | null> {
   const ts = await loadTypeScript();
   const source = parseClean(ts, text, ts.ScriptKind.TS) ?? parseClean(ts, text, ts.ScriptKind.TSX);
   if (!source) return null;
   const definitions: Definition[] = [];
   const folds: FoldRange[] = [];
   const fingerprint = (node: TypeScript.Node): string => fingerprintOf(ts, node);
-  for (const statement of source.statements) {
+  for (const statement of withDefinitions ? source.statements : []) {
     const print = fingerprint(statement);
     const name = nameOf(ts, statement);
     definitions.push({

@@ -2,6 +2,8 @@
 export interface ReReadMatch {
   readonly entry: number;
   readonly shared: number;
+  /** `shared` over the larger of the two texts' distinct line counts: 1 for the same set of lines. */
+  readonly share: number;
 }
 
 /** Lines shorter than this (blank, braces, `end`) say nothing about which text a line came from. */
@@ -15,7 +17,7 @@ const MAX_POSTINGS = 64;
  * almost all of its lines with its earlier version, an unrelated text shares almost none.
  */
 export class ReReadIndex {
-  private readonly postings = new Map<string, number[]>();
+  private readonly postings = new Map<number, number[]>();
   private readonly distinctCounts: number[] = [];
 
   /** Indexes `lines` as entry number `entry` (entries are added in increasing order). */
@@ -46,8 +48,9 @@ export class ReReadIndex {
     for (const [entry, shared] of counts) {
       const theirs = this.distinctCounts[entry] ?? 0;
       if (shared < minShare * distinct.size || shared < minShare * theirs) continue;
-      if (!best || shared > best.shared || (shared === best.shared && entry > best.entry))
-        best = { entry, shared };
+      if (!best || shared > best.shared || (shared === best.shared && entry > best.entry)) {
+        best = { entry, shared, share: shared / Math.max(distinct.size, theirs) };
+      }
     }
     return best;
   }
@@ -56,13 +59,25 @@ export class ReReadIndex {
 /**
  * Lines compared without whitespace, quotes, `;` or `,`: a re-read after a formatter ran (re-indented,
  * re-spaced, quotes swapped, trailing commas added) still shares most of its lines with the earlier
- * version, so the structural comparison gets to see it. One regex pass per line keeps this cheap.
+ * version, so the structural comparison gets to see it. Each line is kept as a 32-bit FNV-1a hash, not
+ * a string: the index lives as long as a session, and a rare hash collision only nudges a similarity
+ * estimate (the delta that is sent is always computed from the real texts).
  */
-function distinctLines(lines: readonly string[]): Set<string> {
-  const out = new Set<string>();
+function distinctLines(lines: readonly string[]): Set<number> {
+  const out = new Set<number>();
   for (const line of lines) {
     const key = line.replace(/[\s"';,]+/g, '');
-    if (key.length >= MIN_LINE_CHARS) out.add(key);
+    if (key.length >= MIN_LINE_CHARS) out.add(fnv1a(key));
   }
   return out;
+}
+
+/** 32-bit FNV-1a over UTF-16 code units (Fowler, Noll, Vo). */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
 }

@@ -1,4 +1,4 @@
-import type { Handle, RestoreStore } from '@distil/contract';
+import { type Handle, handleFor, type RestoreStore } from '@distil/contract';
 import { restoreBlock } from '../pipeline/restore-block.js';
 import type { SentBlock } from './sent-block.js';
 import type { Definition } from './source-outline.js';
@@ -60,10 +60,18 @@ export async function restoreSentBlock(sent: SentBlock, store: RestoreStore): Pr
   switch (sent.encoding) {
     case 'full':
       return sent.text;
-    case 'compressed':
     case 'skeleton':
       return restoreBlock(sent.text, sent.handles, store);
+    case 'compressed': {
+      // Folds restore from their stubs; a lossless re-encoding restores from its stored original.
+      const restored = await restoreBlock(sent.text, sent.handles, store);
+      return handleFor(restored) === sent.original ? restored : decode(await store.get(sent.original));
+    }
     default:
-      return new TextDecoder().decode(await store.get(sent.original));
+      return decode(await store.get(sent.original));
   }
+}
+
+function decode(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes);
 }

@@ -154,8 +154,10 @@ export class Session {
     if (this.sticky.has(handle)) return record('full', text, []);
     const minCacheable = this.options.minCacheableTokens ?? 0;
     if (this.contextTokens < minCacheable) {
+      // The block that lifts the context over the minimum goes out whole too, or compressing it could
+      // drop the prompt back under the minimum for several more turns.
       this.contextTokens += countTokens(text);
-      if (this.contextTokens < minCacheable) return record('full', text, []);
+      return record('full', text, []);
     }
     const referable = inert && text.length >= this.minReferenceChars;
 
@@ -171,7 +173,7 @@ export class Session {
       const match = this.reReads.best(lines, this.options.minShare ?? 0.5);
       const earlier = match ? this.sent[match.entry] : undefined;
       if (match && earlier?.inert && !this.showsStickyFolded(match.entry)) {
-        const delta = await this.delta(earlier, text, lines.length, handle);
+        const delta = await this.delta(earlier, text, lines.length, handle, match.share);
         if (delta && delta.text.length <= this.maxDeltaRatio * text.length) {
           await this.keep(text);
           return record(delta.encoding, delta.text, [handle], match.entry);
@@ -193,6 +195,8 @@ export class Session {
     if (compressed.tier === 'none' || compressed.handles.some((h) => this.sticky.has(h))) {
       return record('full', text, []);
     }
+    // A lossless re-encoding has no stubs to expand; its original is kept so restoring stays exact.
+    if (compressed.tier === 'lossless') await this.keep(text);
     return record('compressed', compressed.text, compressed.handles);
   }
 
@@ -207,10 +211,12 @@ export class Session {
     text: string,
     lineCount: number,
     handle: Handle,
+    share: number,
   ): Promise<{ encoding: SentEncoding; text: string } | null> {
     const where = this.at(earlier.sent.position);
     const maxEditLines = Math.ceil(MAX_EDITED_SHARE * lineCount);
-    const patch = textDelta(earlier.original, text, maxEditLines);
+    // Versions that share almost every line diff quickly; the linear pre-check is for doubtful pairs.
+    const patch = textDelta(earlier.original, text, maxEditLines, share < 0.9);
     const diff =
       patch === null ? null : { encoding: 'diff' as const, text: diffReference(where, handle, patch) };
     if (this.options.astDelta === false || (diff && diff.text.length <= AST_WORTHWHILE_CHARS)) return diff;

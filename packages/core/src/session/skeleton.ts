@@ -43,7 +43,7 @@ export async function skeletonDigest(
   const starts = lineStarts(text);
   if (starts.length < minLines || containsStubSyntax(text)) return null;
   const language = detectSourceLanguage(text);
-  const outline = language ? await outlineSource(language, text) : null;
+  const outline = language ? await outlineSource(language, text, false) : null;
   const folds = outline ? outline.folds : indentationFolds(text, starts);
   const chosen = [...folds].filter((f) => f.last - f.first + 1 >= minFold).sort((a, b) => a.first - b.first);
 

@@ -7,12 +7,23 @@ const CONTEXT_LINES = 1;
  * The unified diff (hunks only, no file headers) that turns `earlier` into `later`, computed with jsdiff's
  * Myers diff. `applyTextDelta(earlier, delta) === later` for every pair of strings. With `maxEditLines`,
  * gives up (null) once more lines than that would be inserted or deleted: Myers costs O((N+M)·D), and a
- * diff that large would not be sent anyway.
+ * diff that large would not be sent anyway; `quickReject` (default on) first counts lines either side
+ * lacks, which refuses a hopeless pair in linear time.
  */
 export function textDelta(earlier: string, later: string): string;
-export function textDelta(earlier: string, later: string, maxEditLines: number): string | null;
-export function textDelta(earlier: string, later: string, maxEditLines?: number): string | null {
-  if (maxEditLines !== undefined && unsharedLines(earlier, later) > maxEditLines) return null;
+export function textDelta(
+  earlier: string,
+  later: string,
+  maxEditLines: number,
+  quickReject?: boolean,
+): string | null;
+export function textDelta(
+  earlier: string,
+  later: string,
+  maxEditLines?: number,
+  quickReject = true,
+): string | null {
+  if (maxEditLines !== undefined && quickReject && unsharedLines(earlier, later) > maxEditLines) return null;
   const patch =
     maxEditLines === undefined
       ? structuredPatch('', '', earlier, later, undefined, undefined, { context: CONTEXT_LINES })

@@ -1,5 +1,5 @@
-import { type TokenTraits, compatible, positionIsVariable, traitsOf } from './template-merge-rules.js';
 import { MASK } from './template-mask.js';
+import { compatible, positionIsVariable, type TokenTraits, traitsOf } from './template-merge-rules.js';
 
 /**
  * Second stage of template mining: distinct skeletons (with line counts) are merged into templates.

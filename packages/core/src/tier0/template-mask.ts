@@ -245,7 +245,11 @@ export function skeletonOf(line: string): string {
       while ((FLAGS[line.charCodeAt(p)]! & F_DIGIT) === 0) p++;
       let q = end;
       while ((FLAGS[line.charCodeAt(q - 1)]! & F_DIGIT) === 0) q--;
-      if (p > start && classOf(line.charCodeAt(p - 1)) === SIGN && (p - 1 === start || !isWord(line.charCodeAt(p - 2)))) {
+      if (
+        p > start &&
+        classOf(line.charCodeAt(p - 1)) === SIGN &&
+        (p - 1 === start || !isWord(line.charCodeAt(p - 2)))
+      ) {
         p--;
       }
       out += line.slice(copyFrom, p) + MASK;
@@ -349,11 +353,13 @@ function maskToken(token: string, seen: number): string {
     wordCount++;
     wordChars += j - ws;
     let masked = hasDigit || (allHex && j - ws >= 8);
-    if (!masked && allHex && ws - prevMaskedEnd === 1 && classOf(token.charCodeAt(ws - 1)) >= JOINER) masked = true;
+    if (!masked && allHex && ws - prevMaskedEnd === 1 && classOf(token.charCodeAt(ws - 1)) >= JOINER)
+      masked = true;
     if (!masked && j - ws >= 3 && j - ws <= 9 && VALUE_WORDS.has(packWord(token, ws, j))) masked = true;
     if (masked) {
       let s = ws;
-      if (s > 0 && classOf(token.charCodeAt(s - 1)) === SIGN && (s < 2 || !isWord(token.charCodeAt(s - 2)))) s--;
+      if (s > 0 && classOf(token.charCodeAt(s - 1)) === SIGN && (s < 2 || !isWord(token.charCodeAt(s - 2))))
+        s--;
       marks.fill(1, s, j);
       maskedWordChars += j - ws;
       prevMaskedEnd = j;

@@ -16,7 +16,11 @@ export interface Folded {
  * (terminators included), so replacing each stub with its original gives back the block byte for byte.
  * Runs too short to pay for their stub stay verbatim.
  */
-export async function foldRuns(segments: readonly string[], keep: Uint8Array, store: RestoreStore): Promise<Folded> {
+export async function foldRuns(
+  segments: readonly string[],
+  keep: Uint8Array,
+  store: RestoreStore,
+): Promise<Folded> {
   const out: string[] = [];
   const handles: Handle[] = [];
   let foldedLines = 0;

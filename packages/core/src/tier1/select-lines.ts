@@ -28,7 +28,10 @@ export function selectLines(signals: LineSignals, tiers: TierConfig): Uint8Array
   for (let i = 0; i < n; i++) {
     const line = lines[i]!;
     const edge = i < head || i >= tailStart;
-    const fixed = edge || isVerdict(line) || (guard[i]! & (GuardReason.anchor | GuardReason.diffChange | GuardReason.location)) !== 0;
+    const fixed =
+      edge ||
+      isVerdict(line) ||
+      (guard[i]! & (GuardReason.anchor | GuardReason.diffChange | GuardReason.location)) !== 0;
     if (fixed) {
       keep[i] = 1;
       exempt[i] = 1;

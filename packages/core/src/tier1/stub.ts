@@ -1,4 +1,4 @@
-import { type Handle, HANDLE_PATTERN } from '@distil/contract';
+import { HANDLE_PATTERN, type Handle } from '@distil/contract';
 
 /**
  * The stub that announces a fold (spec/threat-model.txt: "every fold announces itself"):

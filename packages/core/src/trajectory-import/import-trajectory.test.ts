@@ -246,6 +246,49 @@ describe('importTrajectories', () => {
     expect(t.turns.flatMap((turn) => turn.blocks).some((b) => b.text.startsWith('diff --git'))).toBe(false);
   });
 
+  it('reads a SWE-agent demonstration written as YAML, and names the line of bad YAML', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'distil-import-'));
+    const demo = join(dir, 'demo.yaml');
+    writeFileSync(
+      demo,
+      [
+        '# a demonstration',
+        'history:',
+        '  - role: system',
+        '    agent: main',
+        '    content: You are a coding agent.',
+        '  - role: user',
+        '    agent: main',
+        '    message_type: observation',
+        '    content: Fix the missing colon.',
+        '  - role: assistant',
+        '    agent: main',
+        '    message_type: action',
+        '    content: Let me look.',
+        '    tool_calls:',
+        '      - function:',
+        '          name: str_replace_editor',
+        '          arguments: \'{"command": "view", "path": "/repo/a.py"}\'',
+        '        id: toolu_1',
+        '  - role: tool',
+        '    agent: main',
+        '    message_type: observation',
+        '    content: "1 def f()"',
+        '',
+      ].join('\n'),
+    );
+    const t = importTrajectory(demo);
+    expect(t.id).toBe('demo');
+    expect(t.turns[0]!.decision).toEqual({
+      type: 'tool_call',
+      tool: 'str_replace_editor',
+      arguments: { command: 'view', path: '/repo/a.py' },
+    });
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'history:\n  - role: user\n content: [unclosed\n');
+    expect(() => importTrajectory(bad)).toThrow(/line \d+: not valid YAML/);
+  });
+
   it('reads SWE-agent steps when there is no history', () => {
     const t = importTrajectory(
       { trajectory: [{ action: 'ls -la', observation: 'a.py', thought: 'look', response: 'look\nls -la' }] },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseOrThrow, Trajectory, ValidationError } from '@distil/contract';
+import { parse as parseYamlText, YAMLParseError } from 'yaml';
 import { importClaudeCode, looksLikeClaudeCode } from './claude-code.js';
 import { importOpenHands, looksLikeOpenHands } from './openhands.js';
 import { importAnthropicBody, importOpenAIBody, requestBodyFlavour } from './request-body.js';
@@ -79,7 +80,7 @@ export function detectTrajectoryFormat(input: string | object): TrajectoryFormat
 
 /**
  * Every trajectory in `input`: a file path, the text of a file (JSON or JSON Lines), or parsed JSON.
- * Reads Distil's own format, SWE-agent `.traj`, OpenHands `output.jsonl` (one run per line), Claude Code
+ * Reads Distil's own format, SWE-agent `.traj` (and its YAML demonstrations, from a `.yaml` file), OpenHands `output.jsonl` (one run per line), Claude Code
  * session `.jsonl`, and Anthropic Messages or OpenAI Chat Completions request bodies. Throws a
  * ValidationError naming the line or field it cannot read.
  */
@@ -89,8 +90,12 @@ export function importTrajectories(input: string | object, name?: string): Traje
   if (typeof input === 'string') {
     const trimmed = input.trimStart();
     const isText = trimmed.startsWith('{') || trimmed.startsWith('[');
-    if (!isText) label = name ?? basename(input).replace(/\.(json|jsonl|traj)$/, '');
-    parsed = parseText(isText ? input : readFileOrThrow(input), label);
+    if (!isText) label = name ?? basename(input).replace(/\.(json|jsonl|traj|ya?ml)$/, '');
+    parsed = isText
+      ? parseText(input, label)
+      : /\.ya?ml$/i.test(input)
+        ? parseYaml(readFileOrThrow(input), label)
+        : parseText(readFileOrThrow(input), label);
   } else {
     parsed = { kind: 'json', value: input };
   }
@@ -128,6 +133,18 @@ function readFileOrThrow(path: string): string {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ValidationError(`trajectory ${path}`, [{ path: '(file)', message: `cannot read: ${reason}` }]);
+  }
+}
+
+/** A YAML document (SWE-agent writes its demonstrations as YAML); the error names the line. */
+function parseYaml(text: string, label: string): Parsed {
+  try {
+    return { kind: 'json', value: parseYamlText(text) };
+  } catch (error) {
+    const where =
+      error instanceof YAMLParseError && error.linePos ? `line ${error.linePos[0].line}` : '(file)';
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new ValidationError(`trajectory ${label}`, [{ path: where, message: `not valid YAML: ${reason}` }]);
   }
 }
 

@@ -52,7 +52,11 @@ export function looksLikeSweAgent(json: unknown): boolean {
   return (
     Array.isArray(history) &&
     history.some(
-      (m) => typeof m === 'object' && m !== null && 'role' in m && ('action' in m || 'thought' in m),
+      (m) =>
+        typeof m === 'object' &&
+        m !== null &&
+        'role' in m &&
+        ('action' in m || 'thought' in m || 'message_type' in m || 'agent' in m),
     )
   );
 }

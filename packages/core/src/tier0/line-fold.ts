@@ -1,0 +1,196 @@
+import { type RunTemplate, runTemplate, tokenCount } from './run-template.js';
+import { mineTemplates } from './template-miner.js';
+
+/**
+ * Folding runs of log lines, exactly reversibly (spec: template mining, "collapses a run into one template
+ * + a compact variable table — every variable is retained"; and run-length folding of repeated lines).
+ *
+ * The folded form, line by line:
+ * - `[N lines: TEMPLATE]` followed by N rows: a run of consecutive lines of one template. `<*>` marks each
+ *   variable in TEMPLATE; each row holds one line's variables in order, separated by `|` (or by the
+ *   character named in `[N lines, cells split by "¦": …]` when a value contains `|`).
+ * - `[repeated N×] LINE`: LINE, N times in a row.
+ * - any other line is an input line as it was; an input line that itself starts like a header (after any
+ *   number of `\`) gets one more `\` in front, which the decoder removes.
+ *
+ * Only strictly consecutive lines fold together: a log is read in time order and interleaving carries
+ * meaning (which request came between two retries), so lines are never moved. Protected lines (the
+ * salience guard's error lines) are never folded and always appear verbatim.
+ */
+
+/** Options for {@link foldTemplateRuns} and {@link foldRepeats}. */
+export interface FoldOptions {
+  /** Per input line, 1 = must stay verbatim (never part of a fold). */
+  readonly protect?: Uint8Array;
+  /** Shortest run that folds: default 3 for template runs, 2 for repeated lines. */
+  readonly minRun?: number;
+  /** Cluster per line when the caller already mined templates (else mined here). */
+  readonly clusterOf?: Int32Array;
+}
+
+const HEADER_LIKE = /^\\*\[(?:\d+ lines[:,]|repeated \d+×\])/;
+const ESCAPED_HEADER = /^\\+\[(?:\d+ lines[:,]|repeated \d+×\])/;
+const TEMPLATE_HEADER = /^\[(\d+) lines(?:, cells split by "(.)")?: (.*)\]$/;
+const REPEAT_HEADER = /^\[repeated (\d+)×\] /;
+
+/** Folds runs of consecutive lines of one template into a template line plus a table of their variables. */
+export function foldTemplateRuns(lines: readonly string[], options: FoldOptions = {}): string[] {
+  return foldLines(lines, { ...options, templates: true, repeats: false });
+}
+
+/** Folds runs of identical consecutive lines into `[repeated N×] LINE`. */
+export function foldRepeats(lines: readonly string[], options: FoldOptions = {}): string[] {
+  return foldLines(lines, { ...options, templates: false, repeats: true });
+}
+
+/** Both folds in one pass (one layer of escaping): template runs, and repeats where no template run is. */
+export function foldLogLines(lines: readonly string[], options: FoldOptions = {}): string[] {
+  return foldLines(lines, { ...options, templates: true, repeats: true });
+}
+
+interface EngineOptions extends FoldOptions {
+  readonly templates: boolean;
+  readonly repeats: boolean;
+}
+
+function foldLines(lines: readonly string[], options: EngineOptions): string[] {
+  const n = lines.length;
+  const protect = options.protect;
+  const minTemplateRun = Math.max(2, options.minRun ?? 3);
+  const minRepeat = Math.max(2, options.minRun ?? 2);
+  const clusterOf = options.templates ? (options.clusterOf ?? mineTemplates(lines).clusterOf) : undefined;
+  const tokens = clusterOf === undefined ? undefined : Int32Array.from(lines, tokenCount);
+  const out: string[] = [];
+  let i = 0;
+  while (i < n) {
+    if (protect !== undefined && protect[i] === 1) {
+      out.push(escapeLine(lines[i]!));
+      i++;
+      continue;
+    }
+    // A run: consecutive free lines of one cluster and one token count.
+    let end = i + 1;
+    if (clusterOf !== undefined && tokens !== undefined) {
+      while (
+        end < n &&
+        (protect === undefined || protect[end] !== 1) &&
+        clusterOf[end] === clusterOf[i] &&
+        tokens[end] === tokens[i]
+      ) {
+        end++;
+      }
+    }
+    if (end - i >= minTemplateRun && !allSame(lines, i, end)) {
+      const folded = runTemplate(lines, i, end - i);
+      if (folded !== null && foldedLength(folded) < lengthOf(lines, i, end - i)) {
+        out.push(headerOf(folded), ...folded.rows);
+        i = end;
+        continue;
+      }
+    }
+    // No template fold here: lines go out one by one, identical neighbours as repeats.
+    while (i < end) {
+      const line = lines[i]!;
+      let same = 1;
+      while (i + same < n && (protect === undefined || protect[i + same] !== 1) && lines[i + same] === line)
+        same++;
+      if (options.repeats && same >= minRepeat) {
+        const header = `[repeated ${same}×] ${line}`;
+        if (header.length < same * (line.length + 1)) {
+          out.push(header);
+          i += same;
+          continue;
+        }
+      }
+      out.push(escapeLine(line));
+      i++;
+    }
+  }
+  return out;
+}
+
+function allSame(lines: readonly string[], from: number, to: number): boolean {
+  for (let k = from + 1; k < to; k++) if (lines[k] !== lines[from]) return false;
+  return true;
+}
+
+function headerOf(folded: RunTemplate): string {
+  return folded.separator === '|'
+    ? `[${folded.lines} lines: ${folded.template}]`
+    : `[${folded.lines} lines, cells split by "${folded.separator}": ${folded.template}]`;
+}
+
+function foldedLength(folded: RunTemplate): number {
+  let total = headerOf(folded).length + 1;
+  for (const row of folded.rows) total += row.length + 1;
+  return total;
+}
+
+function lengthOf(lines: readonly string[], from: number, count: number): number {
+  let total = 0;
+  for (let k = from; k < from + count; k++) total += lines[k]!.length + 1;
+  return total;
+}
+
+function escapeLine(line: string): string {
+  return line.charCodeAt(0) === 91 || line.charCodeAt(0) === 92
+    ? HEADER_LIKE.test(line)
+      ? `\\${line}`
+      : line
+    : line;
+}
+
+/** Exact inverse of {@link foldTemplateRuns}, {@link foldRepeats} and {@link foldLogLines}. */
+export function unfoldLines(folded: readonly string[]): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < folded.length) {
+    const line = folded[i]!;
+    const first = line.charCodeAt(0);
+    if (first === 92 && ESCAPED_HEADER.test(line)) {
+      out.push(line.slice(1));
+      i++;
+      continue;
+    }
+    if (first !== 91) {
+      out.push(line);
+      i++;
+      continue;
+    }
+    const repeat = REPEAT_HEADER.exec(line);
+    if (repeat !== null) {
+      const text = line.slice(repeat[0].length);
+      for (let k = Number(repeat[1]); k > 0; k--) out.push(text);
+      i++;
+      continue;
+    }
+    const header = TEMPLATE_HEADER.exec(line);
+    if (header === null) {
+      out.push(line);
+      i++;
+      continue;
+    }
+    const count = Number(header[1]);
+    const separator = header[2] ?? '|';
+    const constants = header[3]!.split('<*>');
+    const slots = constants.length - 1;
+    for (let r = 1; r <= count; r++) {
+      const row = folded[i + r];
+      if (row === undefined) throw new Error(`fold: ${count} rows announced at line ${i + 1}, input ended`);
+      const values = slots === 1 ? [row] : row.split(separator);
+      if (values.length !== slots) {
+        throw new Error(`fold: row ${r} after line ${i + 1} has ${values.length} values, not ${slots}`);
+      }
+      let text = constants[0]!;
+      for (let s = 0; s < slots; s++) text += values[s]! + constants[s + 1]!;
+      out.push(text);
+    }
+    i += count + 1;
+  }
+  return out;
+}
+
+/** Exact inverse of {@link foldTemplateRuns}. */
+export const unfoldTemplateRuns: (folded: readonly string[]) => string[] = unfoldLines;
+/** Exact inverse of {@link foldRepeats}. */
+export const unfoldRepeats: (folded: readonly string[]) => string[] = unfoldLines;

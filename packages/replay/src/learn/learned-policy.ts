@@ -1,0 +1,127 @@
+import type { Block, ContentKind } from '@distil/contract';
+import { type BlockCompressor, type CompressOptions, compressBlock, distilHome } from '@distil/core';
+import {
+  DEFAULT_EXPAND_THRESHOLDS,
+  type ExpandStats,
+  ExpandStats as ExpandStatsSchema,
+  type ExpandThresholds,
+  expandCrosses,
+  expandStatsPath,
+} from './expand-flywheel.js';
+import {
+  DEFAULT_GUIDELINE_THRESHOLDS,
+  type GuidelineStats,
+  type GuidelineThresholds,
+  guidelineCrosses,
+  readGuidelineStats,
+} from './guideline-flywheel.js';
+import { signatureOf } from './signature.js';
+import { readStats } from './stats-file.js';
+
+/** Why a signature is protected. */
+export type ProtectionReason = 'expands' | 'regressions';
+
+/** One row of the learned policy. */
+export interface PolicyEntry {
+  readonly signature: string;
+  readonly digests: number;
+  readonly expands: number;
+  readonly runs: number;
+  readonly regressions: number;
+  readonly protectedBy: readonly ProtectionReason[];
+  /** Digested in at least one regressed run, not (yet) protected. */
+  readonly suspect: boolean;
+}
+
+/**
+ * What both flywheels learned, as one policy the compressor and the proxy consult: a protected signature
+ * is never digested (its blocks go out lossless). Built from the stored statistics; protection comes from
+ * either flywheel, and nothing here can remove it.
+ */
+export class LearnedPolicy {
+  private readonly protectedSet: ReadonlySet<string>;
+
+  constructor(
+    readonly expand: ExpandStats,
+    readonly guideline: GuidelineStats,
+    readonly thresholds: { readonly expand: ExpandThresholds; readonly guideline: GuidelineThresholds } = {
+      expand: DEFAULT_EXPAND_THRESHOLDS,
+      guideline: DEFAULT_GUIDELINE_THRESHOLDS,
+    },
+  ) {
+    this.protectedSet = new Set(
+      this.entries().flatMap((e) => (e.protectedBy.length > 0 ? [e.signature] : [])),
+    );
+  }
+
+  /** The policy learned under `home` (default $DISTIL_HOME); empty when nothing was learned yet. */
+  static load(home: string = distilHome()): LearnedPolicy {
+    const expand = readStats(expandStatsPath(home), ExpandStatsSchema, () => ({
+      version: 1 as const,
+      signatures: {},
+    }));
+    return new LearnedPolicy(expand, readGuidelineStats(home));
+  }
+
+  /** Whether blocks of `signature` must be kept byte-exact (never digested). */
+  isProtected(signature: string): boolean {
+    return this.protectedSet.has(signature);
+  }
+
+  /** Every protected signature, sorted. */
+  protectedSignatures(): string[] {
+    return [...this.protectedSet].sort();
+  }
+
+  /** The depth to compress `block` at: `lossless` when its signature is protected, else `requested`. */
+  depthFor(
+    block: { kind: ContentKind; text: string },
+    requested: 'lossless' | 'digest',
+  ): 'lossless' | 'digest' {
+    return requested === 'digest' && this.isProtected(signatureOf(block)) ? 'lossless' : requested;
+  }
+
+  /** Every signature either flywheel has seen, with its counts and verdict, sorted by signature. */
+  entries(): PolicyEntry[] {
+    const keys = new Set([...Object.keys(this.expand.signatures), ...Object.keys(this.guideline.signatures)]);
+    return [...keys].sort().map((signature) => {
+      const e = this.expand.signatures[signature];
+      const g = this.guideline.signatures[signature];
+      const protectedBy: ProtectionReason[] = [];
+      if (e && (e.protectedSince !== null || expandCrosses(e.digests, e.expands, this.thresholds.expand))) {
+        protectedBy.push('expands');
+      }
+      if (
+        g &&
+        (g.protectedSince !== null || guidelineCrosses(g.runs, g.regressions, this.thresholds.guideline))
+      ) {
+        protectedBy.push('regressions');
+      }
+      return {
+        signature,
+        digests: e?.digests ?? 0,
+        expands: e?.expands ?? 0,
+        runs: g?.runs ?? 0,
+        regressions: g?.regressions ?? 0,
+        protectedBy,
+        suspect: protectedBy.length === 0 && (g?.regressions ?? 0) > 0,
+      };
+    });
+  }
+}
+
+/**
+ * The pipeline's compressBlock under a learned policy, as a BlockCompressor for a Session: blocks of a
+ * protected signature are compressed lossless only. `isProtected` may be a LearnedPolicy's or a live
+ * ExpandFlywheel's.
+ */
+export function policyCompressor(
+  options: CompressOptions,
+  policy: { isProtected(signature: string): boolean },
+): BlockCompressor {
+  return (block: Block) => {
+    const depth = options.depth ?? 'digest';
+    const protectedBlock = depth === 'digest' && policy.isProtected(signatureOf(block));
+    return compressBlock(block, protectedBlock ? { ...options, depth: 'lossless' } : options);
+  };
+}
