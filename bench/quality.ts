@@ -187,20 +187,24 @@ const rows = [...per].map(([set, t]) => [
   pct(t.before - t.lossless, t.before),
   `${t.exact}/${t.files}`,
 ]);
-const all = [...per.values()].reduce(
-  (a, t) => ({
-    seen: a.seen + t.seen,
-    total: a.total + t.total,
-    bigBefore: a.bigBefore + t.bigBefore,
-    bigAfter: a.bigAfter + t.bigAfter,
-  }),
-  { seen: 0, total: 0, bigBefore: 0, bigAfter: 0 },
-);
+// The acceptance figures are over the real corpus; the bundled set is reported beside them.
+const all = [...per]
+  .filter(([set]) => set !== 'bundled')
+  .map(([, t]) => t)
+  .reduce(
+    (a, t) => ({
+      seen: a.seen + t.seen,
+      total: a.total + t.total,
+      bigBefore: a.bigBefore + t.bigBefore,
+      bigAfter: a.bigAfter + t.bigAfter,
+    }),
+    { seen: 0, total: 0, bigBefore: 0, bigAfter: 0 },
+  );
 process.stdout.write(`keep model: ${keepModel.id}; corpus: ${corpus}\n\n`);
 process.stdout.write(
   formatTable(['set', 'files', 'visible', 'saved', 'saved >200 lines', 'lossless saved', 'byte-exact'], rows),
 );
 for (const l of lost) process.stdout.write(`LOST ${l}\n`);
 process.stdout.write(
-  `\nvisible=${pct(all.seen, all.total)} (target 100%)  saved_on_logs_over_200_lines=${pct(all.bigBefore - all.bigAfter, all.bigBefore)} (target ≥ 60%)  ${(bytes / 1e6 / seconds).toFixed(1)} MB/s end to end incl. token counting\n`,
+  `\ncorpus: visible=${pct(all.seen, all.total)} (target 100%)  saved_on_logs_over_200_lines=${pct(all.bigBefore - all.bigAfter, all.bigBefore)} (target ≥ 60%)  ${(bytes / 1e6 / seconds).toFixed(1)} MB/s end to end incl. token counting\n`,
 );

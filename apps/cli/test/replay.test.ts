@@ -1,21 +1,32 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+
+// Each test starts the binary several times (a tsx start is 1–3 s on a busy machine).
+const SLOW = { timeout: 120_000 };
+
 import { type CliRun, runCli } from './run-cli.js';
 
 const tool = (id: string, text: string) => ({ id, role: 'tool', kind: 'tool_output', text, trusted: false });
 const doc = (id: string, text: string) => ({ id, role: 'user', kind: 'doc', text, trusted: false });
-const call = (name: string, args: Record<string, unknown>) => ({ type: 'tool_call', tool: name, arguments: args });
+const call = (name: string, args: Record<string, unknown>) => ({
+  type: 'tool_call',
+  tool: name,
+  arguments: args,
+});
 
 /** An incident run in the spec's shape; `noisy` adds a long log so the digest has something to fold. */
 function incident(id: string, outcome: 'pass' | 'fail' | null = null) {
-  const noise = Array.from({ length: 120 }, (_, i) => `DEBUG worker ${i % 7} polled the queue: nothing to do`).join('\n');
+  const noise = Array.from(
+    { length: 120 },
+    (_, i) => `DEBUG worker ${i % 7} polled the queue: nothing to do`,
+  ).join('\n');
   return {
     format: 'distil.trajectory/v1',
     id,
@@ -23,7 +34,13 @@ function incident(id: string, outcome: 'pass' | 'fail' | null = null) {
     turns: [
       {
         blocks: [
-          { id: 'system', role: 'system', kind: 'chat', text: 'Tools: kubectl(args), logs(pod), exec(pod, command).', trusted: true },
+          {
+            id: 'system',
+            role: 'system',
+            kind: 'chat',
+            text: 'Tools: kubectl(args), logs(pod), exec(pod, command).',
+            trusted: true,
+          },
           doc('doc-0', '# Runbook: TLS\nRenew the certificate with cert-manager.'),
           doc('doc-1', '# Runbook: Kafka lag\nDescribe the consumer group.'),
         ],
@@ -47,7 +64,7 @@ function writeTrajectory(dir: string, name: string, value: unknown): string {
   return path;
 }
 
-describe('distil prune / frontier (real binary)', () => {
+describe('distil prune / frontier (real binary)', SLOW, () => {
   const dir = mkdtempSync(join(tmpdir(), 'distil-replay-cli-'));
   const file = writeTrajectory(dir, 'incident.json', incident('sre-disk-incident'));
 
@@ -73,7 +90,9 @@ describe('distil prune / frontier (real binary)', () => {
     expect(run.stdout).toMatch(/target\s+budget\s+divergent\s+equivalence\s+tokens\s+saved\s+savings/);
     expect(run.stdout).toMatch(/^\s+1\s+0\s+0\s+100\.0%/m);
     expect(run.stdout).toContain(`plot written to ${svg}`);
-    expect(readFileSync(svg, 'utf8')).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*<\/svg>\n$/);
+    expect(readFileSync(svg, 'utf8')).toMatch(
+      /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[\s\S]*<\/svg>\n$/,
+    );
     const json = JSON.parse(runCli(['frontier', '--trajectory', file, '--svg', svg, '--json']).stdout);
     expect(json.frontier[0]).toMatchObject({ target: 1, divergent: 0, equivalence: 1 });
     expect(json.trajectories[0].turns).toHaveLength(3);
@@ -86,14 +105,18 @@ describe('distil prune / frontier (real binary)', () => {
     writeTrajectory(folder, 'b.json', incident('b'));
     const run = runCli(['prune', '--trajectory', folder]);
     expect(run.stdout).toContain('summary over 2 trajectories');
-    expect(runCli(['frontier', '--trajectory', file, '--targets', '1.5']).stderr).toContain('distil: --targets must be numbers in [0, 1]');
-    const keyless = runCli(['prune', '--trajectory', file, '--runner', 'anthropic'], { env: { ANTHROPIC_API_KEY: '' } });
+    expect(runCli(['frontier', '--trajectory', file, '--targets', '1.5']).stderr).toContain(
+      'distil: --targets must be numbers in [0, 1]',
+    );
+    const keyless = runCli(['prune', '--trajectory', file, '--runner', 'anthropic'], {
+      env: { ANTHROPIC_API_KEY: '' },
+    });
     expect(keyless.status).toBe(1);
     expect(keyless.stderr).toContain('distil: --runner anthropic needs ANTHROPIC_API_KEY in the environment');
   });
 });
 
-describe('distil certify-trajectories / learn (real binary)', () => {
+describe('distil certify-trajectories / learn (real binary)', SLOW, () => {
   it('decides non-inferiority on matched runs and feeds the guideline flywheel', () => {
     const root = mkdtempSync(join(tmpdir(), 'distil-certify-cli-'));
     const home = join(root, 'home');
@@ -108,33 +131,40 @@ describe('distil certify-trajectories / learn (real binary)', () => {
     };
     for (let i = 0; i < 30; i++) {
       writeTrajectory(full, `t${i}.json`, incident(`t${i}`, i < 25 ? 'pass' : 'fail'));
-      writeTrajectory(compressed, `t${i}.json`, folded(`t${i}`, i < 2 || i >= 25 ? 'fail' : 'pass'));
+      writeTrajectory(compressed, `t${i}.json`, folded(`t${i}`, i < 8 || i >= 25 ? 'fail' : 'pass'));
     }
     const env = { DISTIL_HOME: home };
-    const run = runCli(['certify-trajectories', '--full', full, '--compressed', compressed, '--margin', '0.1'], { env });
+    const run = runCli(
+      ['certify-trajectories', '--full', full, '--compressed', compressed, '--margin', '0.1'],
+      { env },
+    );
     expect(run.stderr).not.toContain('distil: ');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('matched runs: 30 pair(s)');
-    expect(run.stdout).toMatch(/full pass\s+23\s+2/);
+    expect(run.stdout).toMatch(/full pass\s+17\s+8/);
     expect(run.stdout).toContain('Tango score 90% interval for the difference: [');
-    expect(run.stdout).toMatch(/verdict: (NON-INFERIOR|NOT SHOWN)/);
+    expect(run.stdout).toContain('verdict: NOT SHOWN');
     expect(run.stdout).toContain('suspects: tool_output:l; newly protected: tool_output:l');
     const json = JSON.parse(
-      runCli(['certify-trajectories', '--full', full, '--compressed', compressed, '--json', '--no-learn'], { env }).stdout,
+      runCli(['certify-trajectories', '--full', full, '--compressed', compressed, '--json', '--no-learn'], {
+        env,
+      }).stdout,
     );
-    expect(json.table).toEqual({ bothPass: 23, compressedOnly: 0, fullOnly: 2, bothFail: 5 });
+    expect(json.table).toEqual({ bothPass: 17, compressedOnly: 0, fullOnly: 8, bothFail: 5 });
     expect(json.test.test).toBe('tango-score');
     expect(json.test.difference.lower).toBeLessThan(json.test.difference.estimate);
 
     const learn = runCli(['learn'], { env });
     expect(learn.status).toBe(0);
     expect(learn.stdout).toContain('1 protected signature(s)');
-    expect(learn.stdout).toMatch(/tool_output:l\s+0\s+0\s+—\s+2\s+2\s+protected \(regressions\)/);
+    expect(learn.stdout).toMatch(/tool_output:l\s+0\s+0\s+—\s+30\s+8\s+protected \(regressions\)/);
     expect(JSON.parse(runCli(['learn', '--json'], { env }).stdout).protected).toEqual(['tool_output:l']);
-    expect(runCli(['learn'], { env: { DISTIL_HOME: join(root, 'empty') } }).stdout).toContain('nothing learned yet');
-    expect(runCli(['certify-trajectories', '--full', join(root, 'nope'), '--compressed', compressed]).stderr).toContain(
-      'is not a folder',
+    expect(runCli(['learn'], { env: { DISTIL_HOME: join(root, 'empty') } }).stdout).toContain(
+      'nothing learned yet',
     );
+    expect(
+      runCli(['certify-trajectories', '--full', join(root, 'nope'), '--compressed', compressed]).stderr,
+    ).toContain('is not a folder');
   });
 });
 
@@ -143,7 +173,9 @@ function runCliAsync(args: readonly string[], env: NodeJS.ProcessEnv): Promise<C
   const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', tsx, bin, ...args], { env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, ['--import', tsx, bin, ...args], {
+      env: { ...process.env, ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -152,7 +184,7 @@ function runCliAsync(args: readonly string[], env: NodeJS.ProcessEnv): Promise<C
   });
 }
 
-describe('distil prune --runner anthropic (real binary, fake Messages API)', () => {
+describe('distil prune --runner anthropic (real binary, fake Messages API)', SLOW, () => {
   it('asks the model, caches its answers, and keeps the block the model needed', async () => {
     let requests = 0;
     const server = createServer((req, res) => {
@@ -184,7 +216,10 @@ describe('distil prune --runner anthropic (real binary, fake Messages API)', () 
     const file = writeTrajectory(dir, 'incident.json', incident('sre-disk-incident'));
     const env = { ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: url, DISTIL_HOME: join(dir, 'home') };
     try {
-      const first = await runCliAsync(['prune', '--trajectory', file, '--runner', 'anthropic', '--json'], env);
+      const first = await runCliAsync(
+        ['prune', '--trajectory', file, '--runner', 'anthropic', '--json'],
+        env,
+      );
       expect(first.status).toBe(0);
       const report = JSON.parse(first.stdout).reports[0];
       expect(report.runner).toBe('anthropic:claude-sonnet-4-5');

@@ -1,3 +1,20 @@
+export { createMcpServer, type McpServerDeps } from './mcp/mcp-server.js';
+export {
+  type DashboardData,
+  dashboardData,
+  frontierPath,
+} from './operate/dashboard/dashboard-data.js';
+export { formatUsd, renderDashboard } from './operate/dashboard/dashboard-page.js';
+export type { ExchangeObserver, ObservedExchange } from './operate/exchange-observer.js';
+export {
+  readShadowStats,
+  ShadowRunFile,
+  type ShadowStats,
+  type SkipReason,
+  shadowFolder,
+} from './operate/shadow/shadow-ledger.js';
+export type { ShadowOptions } from './operate/shadow/shadow-sampler.js';
+export { type ProportionInterval, wilsonInterval } from './operate/shadow/wilson-interval.js';
 export type { BilledUsage } from './savings/billed-usage.js';
 export {
   costUsd,

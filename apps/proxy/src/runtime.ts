@@ -1,5 +1,6 @@
 import type { KeepModel, PricingConfig, ProxyConfig, RestoreStore } from '@distil/contract';
 import type { Agent } from 'undici';
+import type { ExchangeObserver } from './operate/exchange-observer.js';
 import type { SavingsLedger } from './savings/savings-ledger.js';
 import type { SessionTable } from './session/session-table.js';
 
@@ -15,4 +16,6 @@ export interface ProxyRuntime {
   readonly excludedTools: ReadonlySet<string>;
   /** One line per event; never given request content or credentials. */
   readonly log: (line: string) => void;
+  /** Sees every provider request the proxy handles (metrics, shadow mode). */
+  readonly observe?: ExchangeObserver;
 }

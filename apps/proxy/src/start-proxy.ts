@@ -9,9 +9,11 @@ import {
   parseOrThrow,
   type RestoreStore,
 } from '@distil/contract';
-import { openRestoreStore } from '@distil/core';
+import { distilHome, openRestoreStore } from '@distil/core';
 import { z } from 'zod';
 import { createUpstreamAgent } from './http/upstream.js';
+import { ProxyOperations } from './operate/proxy-operations.js';
+import type { ShadowOptions } from './operate/shadow/shadow-sampler.js';
 import type { ProxyRuntime } from './runtime.js';
 import { type RequestSavings, SavingsLedger, type SavingsTotals } from './savings/savings-ledger.js';
 import { builtInAdminRoutes } from './server/admin-routes.js';
@@ -43,6 +45,12 @@ export interface StartProxyOptions {
   /** Called after every provider request with its content-free savings record. */
   readonly onRequest?: (savings: RequestSavings) => void;
   readonly sessionLimits?: SessionTableLimits;
+  /**
+   * Shadow mode: `true` samples `proxy.shadowSampleRate` of the requests (config default 0.02), an object
+   * sets the rate (and the random source) itself. Default off, so an embedding program never sends
+   * requests it did not ask for; `distil wrap` turns it on.
+   */
+  readonly shadow?: boolean | ShadowOptions;
 }
 
 /** A running proxy. */
@@ -92,19 +100,35 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     options.keepModel ?? (await loadKeepModel({ ...config.keepModel, fallback: 'salience' }, log));
   const agent = createUpstreamAgent();
   const ledger = new SavingsLedger(config.pricing);
+  const operations = new ProxyOperations({
+    home: options.home ?? distilHome(),
+    shadow:
+      options.shadow === true
+        ? { sampleRate: proxy.shadowSampleRate }
+        : options.shadow
+          ? options.shadow
+          : null,
+    agent,
+    maxReplyBytes: proxy.maxBodyBytes,
+    log,
+    totals: () => ledger.totals(),
+  });
+  ledger.onRecord((savings) => operations.recordRequest(savings));
   if (options.onRequest) ledger.onRecord(options.onRequest);
   const rt: ProxyRuntime = {
     config: proxy,
     pricing: config.pricing,
-    store,
+    // The expand loop reads through a counting view of the store (expands per content class).
+    store: operations.expandStore(store),
     keepModel,
     agent,
     sessions: new SessionTable({ keepModel, store, tiers: config.tiers }, options.sessionLimits),
     ledger,
     excludedTools: new Set(proxy.excludeTools),
     log,
+    observe: operations.observe,
   };
-  const adminRoutes = { ...builtInAdminRoutes(rt), ...options.adminRoutes };
+  const adminRoutes = { ...builtInAdminRoutes(rt), ...operations.adminRoutes(), ...options.adminRoutes };
   const server = createServer(
     { keepAliveTimeout: 65_000, requestTimeout: 0 },
     createRequestHandler(rt, adminRoutes),
@@ -131,6 +155,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
         // Streams still open are ended: a stopping proxy must not hang on a model that keeps talking.
         setTimeout(() => server.closeAllConnections(), 2000).unref();
         await closed;
+        await operations.close();
         await agent.close();
         await ownedStore?.close();
       })();

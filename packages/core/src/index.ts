@@ -9,12 +9,14 @@ export {
   type CompressOptions,
   compressBlock,
 } from './pipeline/compress-block.js';
+export { detectKind } from './pipeline/detect-kind.js';
 export { type LineSegments, splitSegments } from './pipeline/lines.js';
 export { restoreBlock } from './pipeline/restore-block.js';
 export * from './pricing/index.js';
 export * from './retrieval/index.js';
 export * from './session/index.js';
 export * from './store/index.js';
+export * from './tier0/index.js';
 export { containsStubSyntax, type FoundStub, findStubs, formatStub, STUB_IN_TEXT } from './tier1/stub.js';
 export { isVerdict } from './tier1/verdicts.js';
 export { countTokens } from './tokens.js';

@@ -107,9 +107,15 @@ export async function ablate(trajectory: Trajectory, options: AblationOptions): 
   });
 
   // Joint check: every inert block out at once, then greedy rebuilding if that changes a decision.
-  const inert = blocks.filter((_, i) => verdicts[i]!.changedTurns.length === 0).map((b) => b.block);
-  const agreesWithout = async (removed: ReadonlySet<Block>): Promise<boolean> => {
-    const affected = turns.flatMap((t, i) => (t.reference.some((b) => removed.has(b)) ? [i] : []));
+  const inert = blocks.flatMap(({ block }, i) =>
+    verdicts[i]!.changedTurns.length === 0 ? [{ block, tokens: verdicts[i]!.tokens }] : [],
+  );
+  /**
+   * Whether every turn whose context holds a block of `focus` replays unchanged with all of `removed`
+   * gone. Turns without a focus block see the context an earlier, successful check already verified.
+   */
+  const agreesWithout = async (removed: ReadonlySet<Block>, focus: ReadonlySet<Block>): Promise<boolean> => {
+    const affected = turns.flatMap((t, i) => (t.reference.some((b) => focus.has(b)) ? [i] : []));
     total += affected.length;
     for (let n = 0; n < affected.length; n++) {
       const i = affected[n]!;
@@ -127,15 +133,12 @@ export async function ablate(trajectory: Trajectory, options: AblationOptions): 
     }
     return true;
   };
-  let pruned = new Set(inert);
-  if (inert.length > 1 && !(await agreesWithout(pruned))) {
+  let pruned = new Set(inert.map((b) => b.block));
+  if (inert.length > 1 && !(await agreesWithout(pruned, pruned))) {
     pruned = new Set();
-    const bySize = inert
-      .map((block) => ({ block, tokens: verdicts[blocks.findIndex((b) => b.block === block)]!.tokens }))
-      .sort((a, b) => b.tokens - a.tokens);
-    for (const { block } of bySize) {
+    for (const { block } of [...inert].sort((a, b) => b.tokens - a.tokens)) {
       const trial = new Set([...pruned, block]);
-      if (await agreesWithout(trial)) pruned = trial;
+      if (await agreesWithout(trial, new Set([block]))) pruned = trial;
     }
   }
 

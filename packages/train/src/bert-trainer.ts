@@ -93,16 +93,14 @@ export async function scoreEncodedLines(
   return scores;
 }
 
-/** Line-level F1 of keep-scores against labels at the 0.5 threshold. */
-function lineF1(scores: Float32Array, lines: readonly EncodedLine[]): number {
-  let tp = 0;
-  let wrong = 0;
-  lines.forEach((line, i) => {
-    const keep = (scores[i] as number) >= 0.5;
-    if (keep && line.label) tp++;
-    else if (keep || line.label) wrong++;
-  });
-  return tp === 0 ? 0 : (2 * tp) / (2 * tp + wrong);
+/** What the dev split says about the current parameters. */
+interface DevEvaluation {
+  /** Mean weighted token loss. */
+  readonly loss: number;
+  /** Line F1 at the best keep-bias shift for the threshold (at 0.5 unshifted without one). */
+  readonly f1: number;
+  /** The shift that gives it. */
+  readonly calibration?: KeepBiasCalibration;
 }
 
 async function evaluateDev(
@@ -111,14 +109,15 @@ async function evaluateDev(
   dev: readonly EncodedLine[],
   keepWeight: number,
   shape: BatchShape,
-): Promise<[number, number]> {
+  threshold: number | undefined,
+): Promise<DevEvaluation> {
   const indexed = dev.map((line, index) => ({ ...line, index }));
   const groups = lengthGroupedBatches(indexed, shape);
   const probs = await engine.keepProbabilities(
     params,
     groups.map((g) => padBatch(g)),
   );
-  const scores = new Float32Array(dev.length);
+  const tops: Float32Array[] = new Array(dev.length);
   let loss = 0;
   let weight = 0;
   groups.forEach((group, b) => {
@@ -131,16 +130,26 @@ async function evaluateDev(
         loss -= w * Math.log(line.label ? q : 1 - q);
         weight += w;
       }
-      scores[line.index] = lineScoreTop3(p, r * seqLen, line.ids.length);
+      tops[line.index] = topKeepLogits(p, r * seqLen, line.ids.length);
     });
   });
-  return [weight > 0 ? loss / weight : Number.NaN, lineF1(scores, dev)];
+  const labels = dev.map((l) => l.label);
+  const meanLoss = weight > 0 ? loss / weight : Number.NaN;
+  if (threshold === undefined) {
+    const plain = calibrateKeepBias(tops, labels, 0.5, false);
+    return { loss: meanLoss, f1: plain.devF1Before };
+  }
+  const calibration = calibrateKeepBias(tops, labels, threshold);
+  return { loss: meanLoss, f1: calibration.devF1After, calibration };
 }
 
 /**
  * Fine-tunes `params` in place for token classification: length-grouped batches, `engine.parallelism`
  * batches per step (their gradients summed, then divided by the step's total loss weight), AdamW with
- * warm-up and linear decay, and early stopping on dev loss. Returns the best parameters seen.
+ * warm-up and linear decay, and early stopping on dev F1 (at the calibrated operating point when
+ * `calibrateThreshold` is set: the dev loss keeps falling well after keep lines stop being found, or
+ * rises while they are still being found better). Returns the best parameters seen, their keep bias
+ * shifted by that epoch's calibration.
  */
 export async function trainBert(
   params: BertParams,
@@ -162,9 +171,10 @@ export async function trainBert(
   const schedule = linearSchedule(options.learningRate, stepsPerEpoch(firstEpochBatches) * epochs);
   const optimizer = new AdamW(params, { learningRate: options.learningRate });
   const history: EpochSummary[] = [];
-  let best: BertParams | undefined;
-  let bestLoss = Number.POSITIVE_INFINITY;
+  let best: { params: BertParams; calibration?: KeepBiasCalibration } | undefined;
+  let bestF1 = Number.NEGATIVE_INFINITY;
   let sinceBest = 0;
+  let stoppedEarly = false;
   for (let epoch = 1; epoch <= epochs; epoch++) {
     const batches = lengthGroupedBatches(train, shape, seed + epoch);
     const steps = stepsPerEpoch(batches.length);
@@ -188,20 +198,26 @@ export async function trainBert(
       observer?.step?.(s + 1, weightSum > 0 ? lossSum / weightSum : 0, tokens / Math.max(elapsed, 1e-9));
     }
     const seconds = (performance.now() - started) / 1000;
-    const [devLoss, devF1] =
-      dev.length > 0 ? await evaluateDev(engine, params, dev, keepWeight, shape) : [Number.NaN, Number.NaN];
-    const improved = dev.length === 0 || devLoss < bestLoss;
+    const devResult =
+      dev.length > 0
+        ? await evaluateDev(engine, params, dev, keepWeight, shape, options.calibrateThreshold)
+        : { loss: Number.NaN, f1: Number.NaN };
+    // Without a dev split every epoch counts as the best: the last one is kept.
+    const improved = dev.length === 0 || devResult.f1 > bestF1;
     if (improved) {
-      bestLoss = devLoss;
-      best = params.clone();
+      bestF1 = devResult.f1;
+      best = {
+        params: params.clone(),
+        ...(devResult.calibration ? { calibration: devResult.calibration } : {}),
+      };
       sinceBest = 0;
     } else sinceBest++;
     const summary: EpochSummary = {
       epoch,
       epochs,
       trainLoss: weightSum > 0 ? lossSum / weightSum : Number.NaN,
-      devLoss,
-      devF1,
+      devLoss: devResult.loss,
+      devF1: devResult.f1,
       seconds,
       tokensPerSecond: tokens / Math.max(seconds, 1e-9),
       best: improved,
@@ -209,41 +225,16 @@ export async function trainBert(
     history.push(summary);
     observer?.epochEnd?.(summary);
     if (sinceBest >= patience && epoch < epochs) {
-      return finish(engine, best ?? params, dev, shape, options.calibrateThreshold, history, true);
+      stoppedEarly = true;
+      break;
     }
   }
-  return finish(engine, best ?? params, dev, shape, options.calibrateThreshold, history, false);
-}
-
-async function finish(
-  engine: GradientEngine,
-  params: BertParams,
-  dev: readonly EncodedLine[],
-  shape: BatchShape,
-  threshold: number | undefined,
-  history: EpochSummary[],
-  stoppedEarly: boolean,
-): Promise<BertTrainingResult> {
-  if (threshold === undefined || dev.length === 0) return { params, history, stoppedEarly };
-  const indexed = dev.map((line, index) => ({ ...line, index }));
-  const groups = lengthGroupedBatches(indexed, shape);
-  const probs = await engine.keepProbabilities(
-    params,
-    groups.map((g) => padBatch(g)),
-  );
-  const tops: Float32Array[] = new Array(dev.length);
-  groups.forEach((group, b) => {
-    const p = probs[b] as Float32Array;
-    const seqLen = p.length / group.length;
-    group.forEach((line, r) => {
-      tops[line.index] = topKeepLogits(p, r * seqLen, line.ids.length);
-    });
-  });
-  const calibration = calibrateKeepBias(
-    tops,
-    dev.map((l) => l.label),
-    threshold,
-  );
-  shiftKeepBias(params, calibration.delta);
-  return { params, history, stoppedEarly, calibration };
+  const chosen = best ?? { params };
+  if (chosen.calibration) shiftKeepBias(chosen.params, chosen.calibration.delta);
+  return {
+    params: chosen.params,
+    history,
+    stoppedEarly,
+    ...(chosen.calibration ? { calibration: chosen.calibration } : {}),
+  };
 }

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { TransformerKeepModel } from '@distil/codec/transformer';
 import type { ContentKind } from '@distil/contract';
 import { loadBaseCheckpoint, trimEmbeddingRows } from './base-checkpoint.js';
@@ -134,6 +134,12 @@ function startParams(
   return initBertParams(dims, seed, vocabulary.padId);
 }
 
+/** A path as the user would type it here: relative to the working directory when inside it. */
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+}
+
 /** A padded batch of up to 8 lines of spread-out lengths: the parity check's input. */
 function parityLines(lines: readonly EncodedLine[]): EncodedLine[] {
   const sorted = [...lines].sort((a, b) => a.ids.length - b.ids.length);
@@ -234,7 +240,7 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
   }
 
   const { onnx, files } = writeModelFolder(out, params, data.vocabulary, seqLen);
-  log(`Exported ONNX to ${join(out, 'onnx', 'model.onnx')}`);
+  log(`Exported ONNX to ${shown(join(out, 'onnx', 'model.onnx'))}`);
   await ensureBackend(options.backend ?? 'auto');
   const parityBatch = padBatch(
     parityLines(
@@ -271,9 +277,9 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
     await transformer.release();
   }
   const report: TrainTransformerReport = {
-    out,
+    out: shown(out),
     corpus: {
-      roots: corpus.roots,
+      roots: corpus.roots.map(shown),
       textFiles: corpus.textFiles,
       trajectories: corpus.trajectories,
       lines: lines.length,
@@ -291,7 +297,7 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
     model: {
       ...params.dims,
       parameters: params.count,
-      base: options.base ? resolve(options.base) : null,
+      base: options.base ? shown(resolve(options.base)) : null,
       trimmedVocabulary: Boolean(data.sourceIds),
     },
     training: {
@@ -320,10 +326,10 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
       `Accuracy=${mine.metrics.accuracy.toFixed(4)}  F1=${mine.metrics.f1.toFixed(4)}  (${data.labelSource} labels)`,
     );
   log(
-    `Metrics written to ${join(out, 'metrics.json')} (${((performance.now() - started) / 1000).toFixed(0)} s in all)`,
+    `Metrics written to ${shown(join(out, 'metrics.json'))} (${((performance.now() - started) / 1000).toFixed(0)} s in all)`,
   );
   log(
-    `Load with: TransformerKeepModel.fromPretrained('${out}')  or config {"keepModel": {"type": "transformer", "model": "${out}"}}`,
+    `Load with: TransformerKeepModel.fromPretrained('${shown(out)}')  or config {"keepModel": {"type": "transformer", "model": "${shown(out)}"}}`,
   );
   return report;
 }

@@ -9,6 +9,7 @@ interface CompressFlags {
   kind?: string;
   keepModel?: string;
   json?: boolean;
+  handles?: boolean;
   lossless?: boolean;
   config?: string;
 }
@@ -23,6 +24,7 @@ export function registerCompress(program: Command): void {
     .option('--keep-model <model>', 'salience | logistic | transformer (overrides the config)')
     .option('--lossless', 'apply only the lossless tier (nothing folded behind handles)')
     .option('--json', 'print { text, handles, tokens: { before, after }, tier, kind } as JSON')
+    .option('--handles', 'print only the handles of the folds, one per line')
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       const flags = cmd.optsWithGlobals<CompressFlags>();
       const { config } = loadConfig(flags.config);
@@ -50,11 +52,16 @@ export function registerCompress(program: Command): void {
           tiers: config.tiers,
           depth: flags.lossless ? 'lossless' : 'digest',
         });
-        if (!flags.json) {
-          process.stdout.write(result.text);
+        if (flags.handles) {
+          process.stdout.write(result.handles.map((h) => `${h}\n`).join(''));
           return;
         }
         const tokens = { before: countTokens(input.text), after: countTokens(result.text) };
+        if (!flags.json) {
+          process.stdout.write(result.text);
+          process.stderr.write(`${summary(result.tier, result.handles, tokens, result.note)}\n`);
+          return;
+        }
         const report = {
           text: result.text,
           handles: result.handles,
@@ -67,4 +74,18 @@ export function registerCompress(program: Command): void {
         await store.close();
       }
     });
+}
+
+/** One line for a person: what happened to the input and how to get folded lines back. */
+function summary(
+  tier: string,
+  handles: readonly string[],
+  tokens: { before: number; after: number },
+  note: string | undefined,
+): string {
+  const saved = tokens.before === 0 ? 0 : (100 * (tokens.before - tokens.after)) / tokens.before;
+  const figures = `${tokens.before} → ${tokens.after} tokens (${saved.toFixed(1)}% saved)`;
+  if (tier === 'none') return `distil: left unchanged (${note ?? 'nothing to do'}); ${figures}`;
+  const expand = handles[0] ? `; get folded lines back with: distil expand ${handles[0]}` : '';
+  return `distil: ${tier} tier, ${handles.length} fold(s), ${figures}${expand}`;
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { registerCertifyTrajectories } from './certify-trajectories.js';
+import { registerCompress } from './compress.js';
 import { registerConfigCheck } from './config-check.js';
 import { registerExpand } from './expand.js';
 import { registerFrontier } from './frontier.js';
@@ -8,12 +9,14 @@ import { registerProxy } from './proxy.js';
 import { registerPrune } from './prune.js';
 import { registerSavings } from './savings.js';
 import { registerSearch } from './search.js';
+import { registerTemplates } from './templates.js';
 import { registerTrain } from './train.js';
 import { registerTrainTransformer } from './train-transformer.js';
 
 /** Every command the CLI offers; each file registers one command (or one command group). */
 export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerConfigCheck,
+  registerCompress,
   registerExpand,
   registerProxy,
   registerSearch,
@@ -24,4 +27,5 @@ export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerFrontier,
   registerCertifyTrajectories,
   registerLearn,
+  registerTemplates,
 ];

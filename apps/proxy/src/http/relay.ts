@@ -7,6 +7,8 @@ import type { UpstreamResponse } from './upstream.js';
 export class ExchangeClock {
   readonly started = performance.now();
   upstreamMs = 0;
+  /** The overhead the response reported in `x-distil-overhead-ms` (null until its headers went out). */
+  reportedMs: number | null = null;
 
   /** Milliseconds spent in the proxy so far (never negative). */
   overheadMs(): number {
@@ -16,8 +18,9 @@ export class ExchangeClock {
 
 /** The response headers the proxy adds: its overhead (total − upstream) and the tokens it removed. */
 export function distilHeaders(clock: ExchangeClock, savedTokens: number | null): Record<string, string> {
+  clock.reportedMs = clock.overheadMs();
   return {
-    'x-distil-overhead-ms': clock.overheadMs().toFixed(3),
+    'x-distil-overhead-ms': clock.reportedMs.toFixed(3),
     ...(savedTokens !== null ? { 'x-distil-saved-tokens': String(savedTokens) } : {}),
   };
 }

@@ -8,6 +8,8 @@ export interface RequestSavings {
   readonly model: string;
   /** Billed usage summed over every upstream call the request made (expand round trips included). */
   readonly billed: BilledUsage;
+  /** The estimate of what the request would have been billed without Distil (see uncompressedUsage). */
+  readonly uncompressed: BilledUsage;
   readonly upstreamCalls: number;
   /** Estimated tokens (o200k) compression removed: from new blocks, and from blocks sent before. */
   readonly savedTokens: { readonly fresh: number; readonly repeat: number };
@@ -110,11 +112,13 @@ export class SavingsLedger {
     const billed = account.calls.reduce(addUsage, NO_USAGE);
     const price = priceOf(account.model, this.pricing);
     const actualUsd = price ? account.calls.reduce((sum, call) => sum + costUsd(call, price), 0) : null;
-    const uncompressedUsd = price ? costUsd(uncompressedUsage(account), price) : null;
+    const uncompressed = uncompressedUsage(account);
+    const uncompressedUsd = price ? costUsd(uncompressed, price) : null;
     const savings: RequestSavings = {
       provider: account.provider,
       model: account.model,
       billed,
+      uncompressed,
       upstreamCalls: account.calls.length,
       savedTokens: { fresh: account.savedFresh, repeat: account.savedRepeat },
       expands: account.expands,

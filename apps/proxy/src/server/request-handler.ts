@@ -72,6 +72,16 @@ async function handle(
       return;
     }
     const body = await readBody(req, rt.config.maxBodyBytes);
+    rt.observe?.({
+      dialect,
+      route: `${req.method} ${path}`,
+      target: req.url ?? '/',
+      headers: req.headers,
+      body,
+      res,
+      clock,
+      upstreamBase,
+    });
     await route.handle(exchange, body);
   } catch (error) {
     if (abort.signal.aborted) return;

@@ -48,11 +48,11 @@ export function guardLines(lines: readonly string[], options: GuardOptions): Uin
     if (anchors && mentionsAnchor(line, anchors)) r |= GuardReason.anchor;
     if (hasLocation(line)) r |= GuardReason.location;
     if (r === 0) {
-      const signal =
-        (hasIdentifier(line) ? GuardReason.identifier : 0) | (hasDenseToken(line) ? GuardReason.entropy : 0);
-      if (signal !== 0) {
-        shapes ??= coarseShapeCounts(lines);
-        if ((shapes.counts.get(shapes.shapes[i]!) ?? 0) <= RARE_SHAPE) r |= signal;
+      // Rarity is the cheaper test, so it goes first: most lines are one of many alike.
+      shapes ??= coarseShapeCounts(lines);
+      if ((shapes.counts.get(shapes.shapes[i]!) ?? 0) <= RARE_SHAPE) {
+        if (hasIdentifier(line)) r |= GuardReason.identifier;
+        if (hasDenseToken(line)) r |= GuardReason.entropy;
       }
     }
     reasons[i] = r;

@@ -16,9 +16,15 @@ const SURPRISE = new RegExp(
   'i',
 );
 
-/** Whether a line reports an error, failure, timeout or anomaly. */
+// "Failures: 0, Errors: 0" and "0 failed" report that nothing went wrong.
+const ZERO_COUNTS =
+  /\b(?:0 (?:failed|failures?|errors?|failing|broken)|(?:failures?|errors?|failed|failing)\s*[:=]\s*0)\b/gi;
+
+/** Whether a line reports an error, failure, timeout or anomaly (zero counts of failures are not one). */
 export function isSurprising(line: string): boolean {
-  return SURPRISE.test(line);
+  if (!SURPRISE.test(line)) return false;
+  ZERO_COUNTS.lastIndex = 0;
+  return !ZERO_COUNTS.test(line) || SURPRISE.test(line.replace(ZERO_COUNTS, ''));
 }
 
 /** Whether a line is a changed line of a unified diff (`+x`/`-x`, not the `+++`/`---` file headers). */

@@ -31,6 +31,12 @@ export interface CompressedBlock {
   readonly note?: string;
 }
 
+/**
+ * Kinds whose lines can be folded independently. Source is digested by the session layer's skeleton
+ * (definitions kept, bodies folded) and JSON by the lossless columnar form, never line by line.
+ */
+const FOLDABLE_KINDS: ReadonlySet<ContentKind> = new Set(['tool_output', 'log', 'diff', 'doc', 'chat']);
+
 const unchanged = (block: Block, note: string): CompressedBlock => ({
   text: block.text,
   handles: [],
@@ -54,6 +60,7 @@ export async function compressBlock(block: Block, options: CompressOptions): Pro
   if (containsStubSyntax(text)) return unchanged(block, 'contains stub syntax: passed through');
   if (options.depth === 'lossless') return unchanged(block, 'lossless tier left it unchanged');
 
+  if (!FOLDABLE_KINDS.has(kind)) return unchanged(block, `${kind} is not folded line by line`);
   const { segments, lines: raw } = splitSegments(text);
   if (raw.length < options.tiers.minLines) return unchanged(block, 'short block');
   const lines = raw.map(analysisView);

@@ -30,7 +30,7 @@ export interface FoldOptions {
 
 const HEADER_LIKE = /^\\*\[(?:\d+ lines[:,]|repeated \d+×\])/;
 const ESCAPED_HEADER = /^\\+\[(?:\d+ lines[:,]|repeated \d+×\])/;
-const TEMPLATE_HEADER = /^\[(\d+) lines(?:, cells split by "(.)")?: (.*)\]$/;
+const TEMPLATE_HEADER = /^\[(\d+) lines(?:, cells split by "(.)")?: (.*)\]$/s;
 const REPEAT_HEADER = /^\[repeated (\d+)×\] /;
 
 /** Folds runs of consecutive lines of one template into a template line plus a table of their variables. */

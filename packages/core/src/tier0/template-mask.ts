@@ -88,6 +88,14 @@ function isWord(code: number): boolean {
   return k === LETTER || k === DIGIT;
 }
 
+function isAsciiLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
 function isHexLetter(code: number): boolean {
   return (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
 }
@@ -211,13 +219,16 @@ export function skeletonOf(line: string): string {
     if ((seen & F_DIGIT) === 0 && special !== 2) {
       // Plain words: kept, unless a calendar word, a literal, or the unit of the number before.
       if ((seen & F_LETTER) !== 0 && end - start <= 12) {
+        // The token's one ASCII word, if it has exactly one: `Dec`, `(true)`, `KB)`.
         let ws = start;
-        while ((FLAGS[line.charCodeAt(ws)]! & F_LETTER) === 0) ws++;
+        while (ws < end && !isAsciiLetter(line.charCodeAt(ws))) ws++;
         let we = ws;
-        while (we < end && line.charCodeAt(we) < 128 && (FLAGS[line.charCodeAt(we)]! & F_LETTER) !== 0) we++;
+        while (we < end && isAsciiLetter(line.charCodeAt(we))) we++;
         let rest = we;
-        while (rest < end && (FLAGS[line.charCodeAt(rest)]! & F_WORD) === 0) rest++;
-        if (rest === end) {
+        while (rest < end && !isWord(line.charCodeAt(rest))) rest++;
+        let lead = start;
+        while (lead < ws && !isWord(line.charCodeAt(lead))) lead++;
+        if (ws < end && rest === end && lead === ws) {
           if (lastWasMask && ws === start && isListed(UNIT_WORDS, line, ws, we)) {
             // `1.17 KB)`: the unit joins the previous mask; its trailing punctuation stays, glued to it.
             if (copyFrom < prevEnd) out += line.slice(copyFrom, prevEnd);
@@ -242,9 +253,9 @@ export function skeletonOf(line: string): string {
     if ((seen & F_LETTER) === 0 && (seen & F_EQUALS) === 0) {
       // Numbers, times, dates, IPs (`18:01:47,978`, `[10.30`, `-1`): one mask inside the punctuation.
       let p = start;
-      while ((FLAGS[line.charCodeAt(p)]! & F_DIGIT) === 0) p++;
+      while (p < end && !isDigit(line.charCodeAt(p))) p++;
       let q = end;
-      while ((FLAGS[line.charCodeAt(q - 1)]! & F_DIGIT) === 0) q--;
+      while (q > p && !isDigit(line.charCodeAt(q - 1))) q--;
       if (
         p > start &&
         classOf(line.charCodeAt(p - 1)) === SIGN &&

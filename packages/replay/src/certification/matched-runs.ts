@@ -49,7 +49,7 @@ export function runFiles(folder: string): string[] {
 export function readRunsFolder(folder: string, onFile?: (file: string) => void): RunRecord[] {
   const outcomesPath = join(folder, OUTCOMES_FILE);
   const outcomes = existsSync(outcomesPath)
-    ? parseOrThrow(OutcomesFile, JSON.parse(readFileSync(outcomesPath, 'utf8')), outcomesPath)
+    ? parseOrThrow(OutcomesFile, readJson(outcomesPath), outcomesPath)
     : {};
   const runs = new Map<string, RunRecord>();
   for (const file of runFiles(folder)) {
@@ -67,6 +67,14 @@ export function readRunsFolder(folder: string, onFile?: (file: string) => void):
     onFile?.(file);
   }
   return [...runs.values()];
+}
+
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
 }
 
 /** A task run with the full context and with compression. */

@@ -96,6 +96,7 @@ export function learnFromRuns(
   const stats = updateStats(guidelineStatsPath(home), GuidelineStats, empty, (current) => {
     const next = structuredClone(current);
     const seen = new Set(next.evidence);
+    const touched = new Set<Signature>();
     for (const run of evidence) {
       if (seen.has(run.key)) {
         repeated++;
@@ -108,11 +109,16 @@ export function learnFromRuns(
         const c = next.signatures[signature] ?? { runs: 0, regressions: 0, protectedSince: null };
         c.runs++;
         if (run.regressed) c.regressions++;
-        if (c.protectedSince === null && guidelineCrosses(c.runs, c.regressions, thresholds)) {
-          c.protectedSince = now;
-          newlyProtected.push(signature);
-        }
         next.signatures[signature] = c;
+        touched.add(signature);
+      }
+    }
+    // Judged once the whole round is counted, so the order of the pairs in a round does not matter.
+    for (const signature of [...touched].sort()) {
+      const c = next.signatures[signature]!;
+      if (c.protectedSince === null && guidelineCrosses(c.runs, c.regressions, thresholds)) {
+        c.protectedSince = now;
+        newlyProtected.push(signature);
       }
     }
     if (next.evidence.length > MAX_EVIDENCE) next.evidence.splice(0, next.evidence.length - MAX_EVIDENCE);

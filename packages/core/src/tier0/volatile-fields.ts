@@ -1,0 +1,137 @@
+/**
+ * Volatile-field extraction (spec: cache stabilisation): values that change on every run or turn —
+ * timestamps, UUIDs, JWTs, request ids, long hex ids, epoch numbers — are lifted out of the text, so the
+ * rest of it (the stable text) is byte-identical turn over turn and stays in the prompt cache.
+ *
+ * Each lifted value leaves a single `#` in the stable text, and `fields` lists the values in order. The
+ * placeholder is `#` because it keeps every line recognisable: a reader (or a check) that masks times,
+ * UUIDs, long hex ids and long numbers to `#` sees the same line before and after extraction. JWTs and
+ * request ids are the exception — they are lifted too, and a line holding one reads `token=#` while the
+ * original masks to itself. A `#` that was already in the text is listed as the field `#`, so
+ * {@link restoreVolatile} simply replaces every `#` with the next field; when nothing volatile is found the
+ * text is returned as it is with no fields (and then `#` marks are left alone).
+ *
+ * Detection is one regular expression over the whole text, leftmost match first. Times, UUIDs, hex ids and
+ * numbers use exactly the spans a `\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d…|\b\d\d:\d\d:\d\d…|UUID|\b[0-9a-f]{16,}\b|
+ * \b\d{5,}\b` masker would replace, so masked lines compare equal; a syslog stamp `Jan  2 03:04:05` lifts
+ * only its time.
+ */
+
+/** Result of {@link extractVolatile}. */
+export interface VolatileExtraction {
+  /** The text with each lifted value replaced by `#`. */
+  readonly stable: string;
+  /** One entry per `#` in `stable`, in order (a `#` of the original is the entry `#`); empty: none lifted. */
+  readonly fields: string[];
+}
+
+const ISO_DATETIME = String.raw`\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?`;
+const CLOCK_TIME = String.raw`\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b`;
+const UUID = String.raw`\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b`;
+const HEX_ID = String.raw`\b[0-9a-fA-F]{16,}\b`;
+/** Epoch seconds, milliseconds, microseconds or nanoseconds (10–19 digits starting with 1). */
+const EPOCH = String.raw`\b1\d{9,18}\b`;
+const JWT = String.raw`\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`;
+/** `req_8fj2k3l4`: the id after the prefix. */
+const PREFIXED_REQUEST_ID = String.raw`(?<=\breq_)[A-Za-z0-9]{8,}\b`;
+/** `x-request-id: abc…`, `request_id=abc…`, `"requestId": "abc…"`: the value. */
+const KEYED_REQUEST_ID = String.raw`(?<=\b(?:[Xx]-[Rr]equest-[Ii][Dd]|[Rr]equest[_-]?[Ii][Dd])["']?\s*[:=]\s*["']?)[A-Za-z0-9][A-Za-z0-9._:-]{5,}`;
+/** JSON fields whose name says time: `"ts": 1700000000000`, `"createdTime": 1700000000`. */
+const TIME_FIELD_NUMBER = String.raw`(?<="(?:ts|[A-Za-z_]*(?:[Tt]ime[A-Za-z_]*|_ts|Ts|TS|At|_at))"\s*:\s*)\d{9,19}\b`;
+
+const VOLATILE = new RegExp(
+  [
+    ISO_DATETIME,
+    CLOCK_TIME,
+    UUID,
+    HEX_ID,
+    EPOCH,
+    JWT,
+    PREFIXED_REQUEST_ID,
+    KEYED_REQUEST_ID,
+    TIME_FIELD_NUMBER,
+    '#',
+  ]
+    .map((p) => `(?:${p})`)
+    .join('|'),
+  'g',
+);
+
+/** Lifts volatile values out of `text` (see the module comment for what counts). */
+export function extractVolatile(text: string): VolatileExtraction {
+  const fields: string[] = [];
+  let lifted = 0;
+  const stable = text.replace(VOLATILE, (value) => {
+    fields.push(value);
+    if (value !== '#') lifted++;
+    return '#';
+  });
+  if (lifted === 0) return { stable: text, fields: [] };
+  return { stable, fields };
+}
+
+/** Exact inverse of {@link extractVolatile}: puts `fields` back at the `#` marks of `stable`, in order. */
+export function restoreVolatile(stable: string, fields: readonly string[]): string {
+  if (fields.length === 0) return stable;
+  let k = 0;
+  const out = stable.replace(/#/g, () => {
+    const value = fields[k++];
+    if (value === undefined) throw new Error(`volatile: more # marks than the ${fields.length} fields`);
+    return value;
+  });
+  if (k !== fields.length) throw new Error(`volatile: ${fields.length} fields for ${k} # marks`);
+  return out;
+}
+
+const TABLE_HEADER = /^\[(\d+) values for the # marks above, in order\]$/;
+
+/**
+ * The fields as lines of a table to append after the stable text:
+ * `[N values for the # marks above, in order]`, then one line per value. A value the same length as the
+ * one before and sharing at least its first three characters is written as `^` + the part that differs
+ * (`2022-06-15T23:33:46.1952942Z` then `^5939Z` for `…46.1955939Z`): consecutive timestamps cost a few
+ * tokens each. A value that itself starts with `^` or `\` gets a `\` in front.
+ */
+export function formatVolatileTable(fields: readonly string[]): string[] {
+  const out = [`[${fields.length} values for the # marks above, in order]`];
+  let prev = '';
+  for (const value of fields) {
+    let shared = 0;
+    if (value.length === prev.length) {
+      while (shared < value.length && value.charCodeAt(shared) === prev.charCodeAt(shared)) shared++;
+    }
+    if (shared >= 3) out.push(`^${value.slice(shared)}`);
+    else if (value.startsWith('^') || value.startsWith('\\')) out.push(`\\${value}`);
+    else out.push(value);
+    if (value !== '#') prev = value;
+  }
+  return out;
+}
+
+/**
+ * Reads a table written by {@link formatVolatileTable} from the end of `lines`: returns the fields and how
+ * many lines the table took, or `undefined` when the lines do not end with such a table.
+ */
+export function parseVolatileTable(
+  lines: readonly string[],
+): { fields: string[]; lineCount: number } | undefined {
+  for (let h = lines.length - 1; h >= 0; h--) {
+    const header = TABLE_HEADER.exec(lines[h]!);
+    if (header === null) continue;
+    const count = Number(header[1]);
+    if (lines.length - h - 1 !== count) continue;
+    const fields: string[] = [];
+    let prev = '';
+    for (let k = h + 1; k < lines.length; k++) {
+      const line = lines[k]!;
+      let value: string;
+      if (line.startsWith('^')) value = prev.slice(0, prev.length - (line.length - 1)) + line.slice(1);
+      else if (line.startsWith('\\')) value = line.slice(1);
+      else value = line;
+      fields.push(value);
+      if (value !== '#') prev = value;
+    }
+    return { fields, lineCount: count + 1 };
+  }
+  return undefined;
+}
