@@ -1,4 +1,5 @@
 export { createMcpServer, type McpServerDeps } from './mcp/mcp-server.js';
+export { serveMcpStdio } from './mcp/serve-stdio.js';
 export {
   type DashboardData,
   dashboardData,

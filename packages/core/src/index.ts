@@ -21,3 +21,4 @@ export { containsStubSyntax, type FoundStub, findStubs, formatStub, STUB_IN_TEXT
 export { isVerdict } from './tier1/verdicts.js';
 export { countTokens } from './tokens.js';
 export * from './trajectory-import/index.js';
+export * from './validate/index.js';

@@ -26,12 +26,12 @@ export interface EpochSummary {
   readonly trainLoss: number;
   /** Mean weighted token loss on the dev split (NaN without one). */
   readonly devLoss: number;
-  /** Line-level F1 on the dev split at the 0.5 threshold (NaN without one). */
+  /** Line-level dev F1 at the calibrated keep bias (at 0.5 without calibration; NaN without a dev split). */
   readonly devF1: number;
   readonly seconds: number;
   /** Unpadded training tokens per second of wall time. */
   readonly tokensPerSecond: number;
-  /** Whether this epoch's dev loss was the best so far (its parameters are the ones kept). */
+  /** Whether this epoch's dev F1 was the best so far (its parameters are the ones kept). */
   readonly best: boolean;
 }
 
@@ -48,7 +48,7 @@ export interface BertTrainingOptions {
   readonly learningRate: number;
   /** Loss weight of keep tokens (default 1); >1 counters a corpus where few lines are kept. */
   readonly keepWeight?: number;
-  /** Stop after this many epochs without a better dev loss (default 2). */
+  /** Stop after this many epochs without a better dev F1 (default 2). */
   readonly patience?: number;
   readonly batchShape?: BatchShape;
   /** Seed of batch order (epoch e uses seed + e). */
@@ -147,8 +147,8 @@ async function evaluateDev(
  * Fine-tunes `params` in place for token classification: length-grouped batches, `engine.parallelism`
  * batches per step (their gradients summed, then divided by the step's total loss weight), AdamW with
  * warm-up and linear decay, and early stopping on dev F1 (at the calibrated operating point when
- * `calibrateThreshold` is set: the dev loss keeps falling well after keep lines stop being found, or
- * rises while they are still being found better). Returns the best parameters seen, their keep bias
+ * `calibrateThreshold` is set: dev loss often rises from over-confidence while keep lines are still
+ * being found better). Returns the best parameters seen, their keep bias
  * shifted by that epoch's calibration.
  */
 export async function trainBert(

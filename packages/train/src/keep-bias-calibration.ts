@@ -47,16 +47,18 @@ export interface KeepBiasCalibration {
  * compression core's 0.6). Cross-entropy training on a corpus where few lines are kept leaves
  * probabilities low, so at a fixed threshold recall collapses; moving the classifier bias is the same as
  * moving the threshold, but the exported model then works with the threshold every consumer already
- * uses. A grid over [−6, 6] in steps of 0.05; ties go to the smallest shift.
+ * uses. A grid over [−6, 6] in steps of 0.05; ties go to the smallest shift. `search: false` only
+ * measures the F1 at the threshold as it is.
  */
 export function calibrateKeepBias(
   lines: LineTopLogits,
   labels: ArrayLike<number>,
   threshold: number,
+  search = true,
 ): KeepBiasCalibration {
   const devF1Before = f1At(lines, labels, 0, threshold);
   let best = { delta: 0, f1: devF1Before };
-  for (let step = -120; step <= 120; step++) {
+  for (let step = -120; search && step <= 120; step++) {
     const delta = step * 0.05;
     const f1 = f1At(lines, labels, delta, threshold);
     if (f1 > best.f1 + 1e-12 || (Math.abs(f1 - best.f1) <= 1e-12 && Math.abs(delta) < Math.abs(best.delta))) {

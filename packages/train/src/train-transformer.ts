@@ -57,7 +57,7 @@ export interface TrainTransformerOptions {
   readonly learningRate?: number;
   /** Loss weight of keep tokens; default √(drop lines / keep lines) of the training split, within [1, 4]. */
   readonly keepWeight?: number;
-  /** Epochs without a better dev loss before stopping; default 2. */
+  /** Epochs without a better dev F1 before stopping; default 2. */
   readonly patience?: number;
   /** Worker threads (1 = train on this thread); default 2. */
   readonly threads?: number;

@@ -68,7 +68,7 @@ export function registerTrainTransformer(program: Command): void {
     .option('--kind <kinds...>', 'train and evaluate only lines of these content kinds')
     .option('--learning-rate <x>', 'peak learning rate (default 1e-3 from scratch, 1e-4 with --base)')
     .option('--keep-weight <x>', 'loss weight of keep tokens (default √(drop/keep lines), within 1–4)')
-    .option('--patience <n>', 'epochs without a better dev loss before stopping (default 2)')
+    .option('--patience <n>', 'epochs without a better dev F1 before stopping (default 2)')
     .option('--threads <n>', 'worker threads averaging gradients (default 2)')
     .option('--backend <name>', 'auto | node | wasm | cpu (default auto: tfjs-node if installed, else wasm)')
     .option('--threshold <x>', 'keep threshold for the evaluation table (default 0.6)')

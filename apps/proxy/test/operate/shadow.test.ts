@@ -118,6 +118,9 @@ describe('shadow mode against the fake upstream', () => {
     expect(stats.classes).toEqual({ tool_arguments: stats.diverged });
     // … and its 95% interval contains the true rate over all requests.
     const interval = wilsonInterval(stats.diverged, stats.compared);
+    process.stdout.write(
+      `shadow: ${stats.diverged}/${stats.compared} sampled decisions diverged, 95% Wilson [${interval.low.toFixed(3)}, ${interval.high.toFixed(3)}], true rate ${trueRate.toFixed(3)} over ${TASKS}\n`,
+    );
     expect(interval.low).toBeLessThanOrEqual(trueRate);
     expect(interval.high).toBeGreaterThanOrEqual(trueRate);
     // Records are content-free: no command, no log line, no credential.

@@ -6,15 +6,20 @@
 
 // Words that, standing alone, say something went wrong. Word-bounded so "errorformat" or "failover"
 // do not fire; case-insensitive because tools print ERROR, Error and error alike.
-const SURPRISE = new RegExp(
+const STRONG = new RegExp(
   [
     String.raw`\b(?:errors?|err!?|fatal|failed|failures?|fail|failing|exceptions?|traceback|panic(?:ked)?|abort(?:ed)?|crash(?:ed)?|segfault|segmentation fault|core dumped)\b`,
-    String.raw`\b(?:timed? ?out|timeout|deadline exceeded|refused|denied|unauthori[sz]ed|forbidden|unreachable|not found|no such file|cannot|can't|could not|couldn't|unable to|missing|undefined reference|unresolved|invalid|illegal|unexpected|mismatch|conflict|broken|violation|rejected|killed|oomkilled|crashloopbackoff|evicted|backoff|unhealthy|degraded|anomal(?:y|ies|ous))\b`,
+    String.raw`\b(?:timed? ?out|timeout|deadline exceeded|refused|denied|unauthori[sz]ed|forbidden|unreachable|no such file|undefined reference|killed|oomkilled|crashloopbackoff|evicted|backoff|unhealthy)\b`,
     String.raw`\b(?:assert(?:ion)?(?:error)?|expected .{0,80} (?:but )?(?:got|was|received)|exit(?:ed)? (?:code|status|with)\s*[1-9]\d*|returned non-zero|non-zero exit|stack ?trace|caused by)\b`,
     String.raw`^\s*(?:E |E\d{3,}|error\[|warning\[|\*\* |FAIL\b|FAILED\b|✗|✘|✕|×|❌|●|!!|\[-\])`,
   ].join('|'),
   'i',
 );
+// Words that report trouble in a tool's own output, but are everyday vocabulary in application logs.
+const WEAK =
+  /\b(?:not found|cannot|can't|could not|couldn't|unable to|missing|unresolved|invalid|illegal|unexpected|mismatch|conflict|broken|violation|rejected|degraded|anomal(?:y|ies|ous))\b/i;
+// A log line's own level: below WARN, an application is narrating, not failing.
+const QUIET_LEVEL = /^\W{0,3}(?:\S+\s+){0,4}?\[?(DEBUG|TRACE|FINE|FINER|VERBOSE|INFO|NOTICE)\]?[\s:]/;
 
 // "Failures: 0, Errors: 0" and "0 failed" report that nothing went wrong.
 const ZERO_COUNTS =
@@ -22,9 +27,14 @@ const ZERO_COUNTS =
 
 /** Whether a line reports an error, failure, timeout or anomaly (zero counts of failures are not one). */
 export function isSurprising(line: string): boolean {
-  if (!SURPRISE.test(line)) return false;
+  const strong = STRONG.test(line);
+  if (!strong && !WEAK.test(line)) return false;
+  const level = QUIET_LEVEL.exec(line)?.[1];
+  // DEBUG and TRACE lines never surprise; an INFO line only with a strong word ("[INFO] 3 errors").
+  if (level !== undefined && (level !== 'INFO' || !strong)) return false;
+  if (!strong) return true;
   ZERO_COUNTS.lastIndex = 0;
-  return !ZERO_COUNTS.test(line) || SURPRISE.test(line.replace(ZERO_COUNTS, ''));
+  return !ZERO_COUNTS.test(line) || STRONG.test(line.replace(ZERO_COUNTS, '')) || WEAK.test(line);
 }
 
 /** Whether a line is a changed line of a unified diff (`+x`/`-x`, not the `+++`/`---` file headers). */

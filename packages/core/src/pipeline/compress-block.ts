@@ -1,4 +1,12 @@
-import type { Block, ContentKind, Handle, KeepModel, RestoreStore, TierConfig } from '@distil/contract';
+import {
+  type Block,
+  type ContentKind,
+  type Handle,
+  HandleCollisionError,
+  type KeepModel,
+  type RestoreStore,
+  type TierConfig,
+} from '@distil/contract';
 import { guardLines } from '../guard/guard-lines.js';
 import { analysisView } from '../guard/terminal-codes.js';
 import { foldRuns } from '../tier1/fold.js';
@@ -67,7 +75,13 @@ export async function compressBlock(block: Block, options: CompressOptions): Pro
   const guard = guardLines(lines, { kind, anchors: options.anchors });
   const scores = await options.keepModel.scoreLines(lines, kind);
   const keep = selectLines({ lines, guard, scores }, options.tiers);
-  const folded = await foldRuns(segments, keep, options.store);
+  // The store refuses a short-handle collision (an attacker can engineer one in ~2^24 hashes); the block
+  // then goes out whole — a denial of savings, never a failed request or a wrong expansion.
+  const folded = await foldRuns(segments, keep, options.store).catch((error: unknown) => {
+    if (error instanceof HandleCollisionError) return null;
+    throw error;
+  });
+  if (folded === null) return unchanged(block, 'short-handle collision refused by the store: passed through');
   if (folded.handles.length === 0) return unchanged(block, 'nothing worth folding');
   return { text: folded.text, handles: folded.handles, tier: 'digest', kind };
 }

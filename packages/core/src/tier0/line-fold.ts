@@ -68,14 +68,16 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
       i++;
       continue;
     }
-    // A run: consecutive free lines of one cluster and one token count.
+    // A run: consecutive free lines with the token count of the first, each of its template or sharing
+    // at least half of its tokens position by position (a fold is exact either way; the template only
+    // has to be worth it, which the length check below decides).
     let end = i + 1;
     if (clusterOf !== undefined && tokens !== undefined) {
       while (
         end < n &&
         (protect === undefined || protect[end] !== 1) &&
-        clusterOf[end] === clusterOf[i] &&
-        tokens[end] === tokens[i]
+        tokens[end] === tokens[i] &&
+        (clusterOf[end] === clusterOf[i] || sharesHalf(lines[i]!, lines[end]!))
       ) {
         end++;
       }
@@ -107,6 +109,15 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
     }
   }
   return out;
+}
+
+/** Do two lines of equal token count agree on at least half of their tokens, position by position? */
+function sharesHalf(a: string, b: string): boolean {
+  const ta = a.split(/\s+/);
+  const tb = b.split(/\s+/);
+  let same = 0;
+  for (let k = 0; k < ta.length; k++) if (ta[k] === tb[k]) same++;
+  return same * 2 >= ta.length;
 }
 
 function allSame(lines: readonly string[], from: number, to: number): boolean {

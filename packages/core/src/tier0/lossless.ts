@@ -138,13 +138,14 @@ function foldText(text: string, protect: Uint8Array | undefined, minRun: number 
   if (lines.length < 2) return null;
   const folded = foldLogLines(lines, { protect, minRun });
   const out = folded.join(term) + (trailing ? term : '');
+  // The decoder reads the terminator off the folded text: it must still be there (or be the default).
+  if (term !== '\n' && terminatorOf(out) !== term) return null;
   return out.length < text.length ? out : null;
 }
 
 function unfoldText(text: string): string {
   const term = terminatorOf(text) ?? '\n';
-  const lines = text.split(term);
-  const trailing = lines.length > 1 && lines[lines.length - 1] === '';
-  if (trailing) lines.pop();
-  return unfoldLines(lines).join(term) + (trailing ? term : '');
+  // No trailing-terminator special case: a final empty line is either a table row (consumed by count)
+  // or the empty line that a trailing terminator leaves, and either way it goes back as it came.
+  return unfoldLines(text.split(term)).join(term);
 }

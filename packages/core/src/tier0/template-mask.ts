@@ -96,10 +96,6 @@ function isDigit(code: number): boolean {
   return code >= 48 && code <= 57;
 }
 
-function isHexLetter(code: number): boolean {
-  return (code >= 97 && code <= 102) || (code >= 65 && code <= 70);
-}
-
 /**
  * A short ASCII word packed into a number (5 bits a letter, case folded), so the word lists below are
  * looked up without slicing or lower-casing: -1 when the word is not pure ASCII letters of 1–10.
@@ -409,15 +405,16 @@ function maskToken(token: string, seen: number): string {
     markNamesAndPaths(token, len);
   }
 
-  // Mostly masked already: the whole core is one variable — but `ret:1` and `PendingReds:0` keep the key.
+  // Mostly masked already: an id glued from words and joiners (`R25-M0-N7-C:J02-U01`, `blk_-42`) is one
+  // variable — but `ret:1` and `PendingReds:0` keep their key, and `sshd[24200]:` its name.
   if (!keyValue && wordCount > 1 && maskedWordChars * 2 >= wordChars && maskedWordChars < wordChars) {
-    if (!hasColonKey(token, len)) {
-      let s = 0;
-      while (s < len && !isWord(token.charCodeAt(s)) && classOf(token.charCodeAt(s)) !== SIGN) s++;
-      let e = len;
-      while (e > s && !isWord(token.charCodeAt(e - 1))) e--;
-      marks.fill(1, s, e);
-    }
+    let s = 0;
+    while (s < len && !isWord(token.charCodeAt(s)) && classOf(token.charCodeAt(s)) !== SIGN) s++;
+    let e = len;
+    while (e > s && !isWord(token.charCodeAt(e - 1))) e--;
+    let joined = true;
+    for (let k = s; k < e && joined; k++) if (classOf(token.charCodeAt(k)) === OTHER) joined = false;
+    if (joined && !hasColonKey(token, len)) marks.fill(1, s, e);
   }
   return printMarked(token, len);
 }
@@ -510,5 +507,3 @@ export function printableTemplate(skeleton: string): string {
 export function isMaskToken(token: string): boolean {
   return token.indexOf(MASK) >= 0;
 }
-
-void OTHER;

@@ -17,7 +17,12 @@ export interface TokenTraits {
   /** camelCase or Capitalized: an identifier or word from the program's source text. */
   readonly code: boolean;
   readonly hasLetter: boolean;
+  /** A log level (`INFO`, `[warn]`, `Error:`): lines that differ only in level are one template. */
+  readonly level: boolean;
 }
+
+const LEVEL_WORD =
+  /^[[(<]?(?:TRACE|DEBUG|FINE|FINER|FINEST|INFO|NOTICE|WARN|WARNING|ERROR|ERR|SEVERE|CRITICAL|CRIT|FATAL|ALERT|EMERG|[VDIWEF])[\])>:]?$/i;
 
 /** Computes a token's traits (one pass over its characters). */
 export function traitsOf(text: string): TokenTraits {
@@ -54,13 +59,15 @@ export function traitsOf(text: string): TokenTraits {
     upper: upperWord,
     code: lowerThenUpper || (firstLetterUpper === 1 && secondLetterLower),
     hasLetter: letters > 0,
+    level: LEVEL_WORD.test(text),
   };
 }
 
 /**
  * Should skeletons that agree everywhere but at one position, where they hold `values` (with line counts
  * `weights`), be one template? The position is a variable when:
- * - every value is a bracketed context field (`[main]`, `[IPC Server handler 3 on 9000]`);
+ * - every value is a bracketed context field (`[main]`, `[IPC Server handler 3 on 9000]`), or every
+ *   value is a log level (`INFO` / `WARN`: the message, not its level, makes the event);
  * - some value is already a pure variable, unless a frequent constant faces a rare variable variant
  *   (`HTTPS` ×600 beside `SOCKS5` ×2 is another event), or making the position variable would leave the
  *   message without distinctive text ({@link absorbable});
@@ -75,8 +82,12 @@ export function positionIsVariable(
   position: number,
 ): boolean {
   let allBracketed = true;
-  for (const v of values) if (!v.bracketed) allBracketed = false;
-  if (allBracketed) return true;
+  let allLevels = true;
+  for (const v of values) {
+    if (!v.bracketed) allBracketed = false;
+    if (!v.level) allLevels = false;
+  }
+  if (allBracketed || allLevels) return true;
   let pureWeight = 0;
   let maxOther = 0;
   for (let k = 0; k < values.length; k++) {

@@ -20,6 +20,10 @@ const VERDICT = new RegExp(
     String.raw`^\s*(?:FAIL|FAILED|PASS|ok|not ok)\s+\S`,
     String.raw`\bnpm ERR! code\b`,
     String.raw`\b(?:Done|Finished|Completed) in \d`,
+    // package managers' outcome: what was installed and what audit found
+    String.raw`\badded \d+ packages?\b|\b\d+ vulnerabilit(?:y|ies)\b|\bfound 0 vulnerabilities\b|^Successfully installed \S`,
+    // pytest's header of each failure section: `____ test_name ____`
+    String.raw`^_{3,} \S.* _{3,}$`,
   ].join('|'),
 );
 

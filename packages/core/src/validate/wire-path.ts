@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RestoreStore } from '@distil/contract';
-import { CaptureUpstream } from './capture-upstream.js';
+import { type CapturedRequest, CaptureUpstream } from './capture-upstream.js';
 import type {
   ContextPath,
   Conversation,
@@ -129,7 +129,7 @@ class WireConversation implements Conversation {
   }
 
   /** Posts the history to the proxy; returns the requests the upstream received meanwhile. */
-  async #post(): Promise<readonly { json: unknown }[]> {
+  async #post(): Promise<readonly CapturedRequest[]> {
     const before = this.upstream.received.length;
     const response = await fetch(`${this.proxyUrl}/v1/messages`, {
       method: 'POST',

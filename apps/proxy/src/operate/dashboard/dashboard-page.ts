@@ -23,7 +23,7 @@ body{margin:0 auto;max-width:1080px;padding:24px}
 h1{margin:0 0 4px;font-size:26px}h2{font-size:16px;margin:0 0 12px}
 .verdict{font-size:19px;font-weight:600;margin:8px 0}.good{color:#1a7f37}.bad{color:#cf222e}.neutral{color:#57606a}
 .meta,.note{color:#57606a;font-size:12px}.axis,.legend{font-size:12px}.legend{fill:#1f2328}.axis{fill:#57606a}
-.tiles{display:grid;grid-template-columns:repeat(auto-fill,minmax(160px,1fr));gap:12px;margin:16px 0}
+.tiles{display:grid;grid-template-columns:repeat(auto-fill,minmax(130px,1fr));gap:12px;margin:16px 0}
 .tile,section{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:12px 16px}
 section{margin:12px 0}.tile .v{font-size:24px;font-weight:600;margin:4px 0}.tile .l{font-size:12px;color:#57606a;text-transform:uppercase;letter-spacing:.04em}
 .tile .s{font-size:12px;color:#57606a}.two{display:grid;grid-template-columns:1fr 1fr;gap:12px}.two section{margin:0}

@@ -94,7 +94,8 @@ export class ShadowLedger {
 
   /** Counts a comparison; `diverged` is how the decisions differed, or null when they agreed. */
   compared(endpoint: string, model: string, diverged: DivergenceClass | null): void {
-    const counts = (this.#run.endpoints[endpoint] ??= { compared: 0, diverged: 0 });
+    const counts = this.#run.endpoints[endpoint] ?? { compared: 0, diverged: 0 };
+    this.#run.endpoints[endpoint] = counts;
     counts.compared++;
     if (diverged) {
       counts.diverged++;
@@ -183,9 +184,10 @@ export function readShadowStats(home: string = distilHome()): ShadowStats {
     runs++;
     sampled += run.sampled;
     for (const [endpoint, c] of Object.entries(run.endpoints)) {
-      const sum = (endpoints[endpoint] ??= { compared: 0, diverged: 0 });
+      const sum = endpoints[endpoint] ?? { compared: 0, diverged: 0 };
       sum.compared += c.compared;
       sum.diverged += c.diverged;
+      endpoints[endpoint] = sum;
     }
     for (const [reason, n] of Object.entries(run.skipped)) skipped[reason] = (skipped[reason] ?? 0) + n;
     for (const d of run.divergences) {

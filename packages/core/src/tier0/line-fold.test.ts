@@ -1,0 +1,139 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  foldLogLines,
+  foldRepeats,
+  foldTemplateRuns,
+  unfoldLines,
+  unfoldRepeats,
+  unfoldTemplateRuns,
+} from './line-fold.js';
+
+const sshLog = [
+  'Dec 10 06:55:46 LabSZ sshd[24200]: Invalid user webmaster from 173.234.31.186',
+  'Dec 10 06:55:48 LabSZ sshd[24201]: Invalid user test from 173.234.31.187',
+  'Dec 10 06:56:01 LabSZ sshd[24206]: Invalid user admin  from 10.0.0.1',
+  'Dec 10 06:56:13 LabSZ sshd[24208]: Invalid user oracle from 173.234.31.186',
+  'Dec 10 07:07:38 LabSZ sshd[24227]: error: Received disconnect from 5.36.59.76: 3 [preauth]',
+];
+
+describe('foldTemplateRuns', () => {
+  it('folds a run of one template into a template line and a table of its variables', () => {
+    const lines = [sshLog[0]!, sshLog[1]!, sshLog[3]!, sshLog[4]!];
+    const folded = foldTemplateRuns(lines);
+    expect(folded).toStrictEqual([
+      '[3 lines: Dec 10 06:<*> LabSZ sshd[<*>]: Invalid user <*> from 173.234.31.<*>]',
+      '55:46|24200|webmaster|186',
+      '55:48|24201|test|187',
+      '56:13|24208|oracle|186',
+      sshLog[4],
+    ]);
+    expect(unfoldTemplateRuns(folded)).toStrictEqual(lines);
+  });
+
+  it('keeps whitespace runs exactly', () => {
+    const folded = foldTemplateRuns(sshLog.slice(0, 4));
+    expect(unfoldTemplateRuns(folded)).toStrictEqual(sshLog.slice(0, 4));
+  });
+
+  it('never folds a protected line', () => {
+    const protect = new Uint8Array(sshLog.length);
+    protect[1] = 1;
+    const folded = foldTemplateRuns(sshLog, { protect, minRun: 2 });
+    expect(folded).toContain(sshLog[1]);
+    expect(unfoldTemplateRuns(folded)).toStrictEqual(sshLog);
+  });
+
+  it('escapes input lines that look like fold headers', () => {
+    const lines = ['[3 lines: not a header]', '\\[repeated 2×] x', '[repeated 2×] y', 'plain'];
+    const folded = foldLogLines(lines);
+    expect(folded).toStrictEqual([
+      '\\[3 lines: not a header]',
+      '\\\\[repeated 2×] x',
+      '\\[repeated 2×] y',
+      'plain',
+    ]);
+    expect(unfoldLines(folded)).toStrictEqual(lines);
+  });
+
+  it('picks another cell separator when a value holds |', () => {
+    const lines = [1, 2, 3, 4].map(
+      (i) => `scheduled job ${'wxyz'[i - 1]}|${i} on the shared worker pool took ${i + 2} ms`,
+    );
+    const folded = foldTemplateRuns(lines, { clusterOf: new Int32Array(4) });
+    expect(folded[0]).toBe(
+      '[4 lines, cells split by "¦": scheduled job <*> on the shared worker pool took <*> ms]',
+    );
+    expect(folded[1]).toBe('w|1¦3');
+    expect(unfoldTemplateRuns(folded)).toStrictEqual(lines);
+  });
+});
+
+describe('foldRepeats', () => {
+  it('folds identical consecutive lines', () => {
+    const lines = [
+      'a',
+      'retrying connection to db',
+      'retrying connection to db',
+      'retrying connection to db',
+      'b',
+    ];
+    const folded = foldRepeats(lines);
+    expect(folded).toStrictEqual(['a', '[repeated 3×] retrying connection to db', 'b']);
+    expect(unfoldRepeats(folded)).toStrictEqual(lines);
+  });
+
+  it('does not fold protected repeats', () => {
+    const lines = ['ERROR disk full', 'ERROR disk full', 'ERROR disk full'];
+    expect(foldRepeats(lines, { protect: new Uint8Array([0, 1, 0]) })).toStrictEqual(lines);
+  });
+});
+
+describe('fold round trip (property)', () => {
+  // Small lines from a few shapes, with whitespace runs, tabs, `|`, `<*>` and header look-alikes.
+  const word = fc.constantFrom(
+    'GET',
+    'ok',
+    'user',
+    'x|y',
+    '<*>',
+    '[2',
+    'lines:',
+    '\\',
+    '[repeated',
+    '2×]',
+    '42',
+    '7.5',
+    'a-1',
+    '',
+  );
+  const space = fc.constantFrom(' ', '  ', '\t', ' \t ');
+  const line = fc
+    .array(fc.tuple(word, space), { maxLength: 4 })
+    .chain((parts) => fc.constantFrom('', ' ').map((lead) => lead + parts.map(([w, s]) => w + s).join('')));
+  const lines = fc.array(fc.oneof(line, fc.constantFrom('same line', 'same line', '[3 lines: t]')), {
+    maxLength: 12,
+  });
+
+  it('unfold(fold(lines)) gives back the lines byte for byte, with or without protection', () => {
+    fc.assert(
+      fc.property(
+        lines,
+        fc.array(fc.boolean(), { maxLength: 12 }),
+        fc.integer({ min: 2, max: 4 }),
+        (ls, bits, minRun) => {
+          const protect = Uint8Array.from(ls, (_, i) => (bits[i] ? 1 : 0));
+          const folded = foldLogLines(ls, { protect, minRun });
+          expect(unfoldLines(folded)).toStrictEqual(ls);
+          expect(unfoldTemplateRuns(foldTemplateRuns(ls, { minRun }))).toStrictEqual(ls);
+          expect(unfoldRepeats(foldRepeats(ls, { protect }))).toStrictEqual(ls);
+          // A protected line is never inside a fold: it appears verbatim (or escaped) in the output.
+          ls.forEach((l, i) => {
+            if (protect[i] === 1) expect(folded.includes(l) || folded.includes(`\\${l}`)).toBe(true);
+          });
+        },
+      ),
+      { numRuns: 10_000 },
+    );
+  });
+});

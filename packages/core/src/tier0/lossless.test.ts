@@ -1,0 +1,108 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from './canonical-json.js';
+import { losslessDecode, losslessEncode } from './lossless.js';
+
+const log = `${Array.from(
+  { length: 40 },
+  (_, i) =>
+    `2024-01-02T03:04:${String(i).padStart(2, '0')}.${100 + i}Z INFO [worker-${i % 3}] fetched shard ${i * 7} in ${i + 3} ms`,
+).join('\n')}\nERROR shard 99 checksum mismatch\n`;
+
+describe('losslessEncode', () => {
+  it('folds a log and decodes it byte for byte', () => {
+    const encoded = losslessEncode(log, 'log');
+    expect(encoded.transforms).toStrictEqual(['fold-lines']);
+    expect(encoded.exact).toBe(true);
+    expect(encoded.text.length).toBeLessThan(log.length * 0.7);
+    expect(losslessDecode(encoded.text, encoded.transforms)).toBe(log);
+  });
+
+  it('lifts volatile fields into a trailing table when asked', () => {
+    const encoded = losslessEncode(log, 'log', undefined, { volatile: true });
+    expect(encoded.transforms).toStrictEqual(['volatile', 'fold-lines']);
+    expect(encoded.text).toContain('[40 values for the # marks above, in order]');
+    expect(losslessDecode(encoded.text, encoded.transforms)).toBe(log);
+  });
+
+  it('keeps protected lines verbatim', () => {
+    const lines = log.split('\n');
+    const protect = new Uint8Array(lines.length);
+    protect[5] = 1;
+    const encoded = losslessEncode(log, 'tool_output', protect);
+    expect(encoded.text.split('\n')).toContain(lines[5]);
+    expect(losslessDecode(encoded.text, encoded.transforms)).toBe(log);
+  });
+
+  it('keeps CRLF line endings, and leaves mixed endings alone', () => {
+    const crlf = log.replaceAll('\n', '\r\n');
+    const encoded = losslessEncode(crlf, 'log');
+    expect(encoded.text).toContain('\r\n');
+    expect(losslessDecode(encoded.text, encoded.transforms)).toBe(crlf);
+    const mixed = `${log}a\r\nb\r`;
+    expect(losslessEncode(mixed, 'log').transforms).toStrictEqual([]);
+  });
+
+  it('canonicalises and tabulates JSON; decoding gives the canonical JSON', () => {
+    const rows = Array.from({ length: 10 }, (_, i) => ({
+      name: `n${i}`,
+      id: i,
+      ok: i % 2 === 0,
+      tags: ['x'],
+    }));
+    const text = JSON.stringify({ rows, total: 10 }, null, 2);
+    const encoded = losslessEncode(text, 'json');
+    expect(encoded.transforms).toStrictEqual(['canonical-json', 'columnar']);
+    expect(encoded.exact).toBe(false);
+    expect(losslessDecode(encoded.text, encoded.transforms)).toBe(canonicalJson(text));
+    const withVolatile = losslessEncode(text.replace('"n1"', '"2024-01-02T03:04:05Z"'), 'json', undefined, {
+      volatile: true,
+    });
+    expect(withVolatile.transforms).toStrictEqual(['canonical-json', 'columnar', 'volatile']);
+    expect(JSON.parse(losslessDecode(withVolatile.text, withVolatile.transforms)).rows[1].name).toBe(
+      '2024-01-02T03:04:05Z',
+    );
+  });
+
+  it('treats unparsable "json" as lines and leaves other kinds alone', () => {
+    expect(losslessEncode('{"a": 1,,}', 'json').transforms).toStrictEqual([]);
+    expect(losslessEncode(log, 'source')).toStrictEqual({ text: log, transforms: [], exact: true });
+    expect(losslessEncode('', 'log')).toStrictEqual({ text: '', transforms: [], exact: true });
+  });
+
+  it('round-trips any small text of any line ending (property, 10,000 cases)', () => {
+    const piece = fc.constantFrom(
+      'GET /a 200',
+      'GET /b 200',
+      '03:04:05',
+      '#',
+      ' ',
+      '  ',
+      '\t',
+      'x|y',
+      '<*>',
+      '[2 lines: t]',
+      '[repeated 2×] z',
+      '\\',
+      '550e8400-e29b-41d4-a716-446655440000',
+      '[9 values for the # marks above, in order]',
+      '^',
+    );
+    const line = fc.array(piece, { maxLength: 4 }).map((p) => p.join(''));
+    const text = fc
+      .tuple(fc.array(line, { maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean())
+      .map(([lines, term, trailing]) => lines.join(term) + (trailing && lines.length > 0 ? term : ''));
+    fc.assert(
+      fc.property(
+        text,
+        fc.constantFrom('log', 'tool_output') as fc.Arbitrary<'log' | 'tool_output'>,
+        fc.boolean(),
+        (t, kind, volatile) => {
+          const encoded = losslessEncode(t, kind, undefined, { volatile, minRun: 2 });
+          expect(losslessDecode(encoded.text, encoded.transforms)).toBe(t);
+        },
+      ),
+      { numRuns: 10_000 },
+    );
+  });
+});
