@@ -73,6 +73,8 @@ export function registerProxy(program: Command): void {
       );
       const proxy = await startProxy({
         config,
+        // shadow mode samples config.proxy.shadowSampleRate of the requests (0 turns it off)
+        shadow: true,
         ...(given.port !== undefined && { port: given.port }),
         ...(given.host !== undefined && { host: given.host }),
         ...(given.anthropicUpstream !== undefined && { anthropicUpstream: given.anthropicUpstream }),

@@ -71,17 +71,13 @@ export class ShadowSampler {
     const capture = new ResponseCapture(exchange.res, this.deps.maxReplyBytes);
     exchange.res.once('close', () => {
       const task = this.#compare(exchange, capture).catch((error: unknown) => {
+        if (this.#abort.signal.aborted) return this.#skip(exchange, 'closed');
         this.deps.log(`shadow comparison failed: ${error instanceof Error ? error.message : String(error)}`);
         this.#skip(exchange, 'shadow_failed');
       });
       this.#inflight.add(task);
       void task.finally(() => this.#inflight.delete(task));
     });
-  }
-
-  /** Comparisons not finished yet. */
-  get pending(): number {
-    return this.#inflight.size;
   }
 
   /** Stops sampling, lets running comparisons finish for up to `graceMs`, then abandons the rest. */
