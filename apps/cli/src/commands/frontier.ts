@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { loadKeepModel } from '@distil/codec';
-import { MemoryRestoreStore } from '@distil/core';
+import { distilHome, MemoryRestoreStore } from '@distil/core';
 import {
   applyDial,
   CompressionLadder,
@@ -93,6 +93,7 @@ export function registerFrontier(program: Command): void {
         },
       ];
       writeFileSync(svgPath, renderFrontierSvg(series, `${title} (${runner.id} runner)`));
+      saveForDashboard({ runner: runner.id, frontier: total });
       if (flags.json) {
         const trajectoriesJson = plans.map((plan, i) => ({ ...plan, frontier: perTrajectory[i] }));
         process.stdout.write(
@@ -148,4 +149,17 @@ export function renderFrontier(
     out += `\n${formatTable(['trajectory', 'turns', 'digest diverges', 'certified savings', 'lowest-target savings', 'its equivalence'], rows)}`;
   }
   return `${out}\n`;
+}
+
+/**
+ * Keeps the last frontier at `$DISTIL_HOME/frontier.json`, where the proxy's dashboard draws it from.
+ * Written to a temporary file and renamed, so a dashboard never reads half a file.
+ */
+function saveForDashboard(data: { runner: string; frontier: unknown }): void {
+  const home = distilHome();
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  const path = join(home, 'frontier.json');
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temp, path);
 }

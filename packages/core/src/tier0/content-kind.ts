@@ -10,7 +10,8 @@ import type { ContentKind } from '@distil/contract';
  * - log: most sampled lines start with a timestamp or carry a level word (`INFO`, `WARN`, `ERROR`, …);
  * - source: lines that read like code (`import`, `def`, `class`, `function`, `const`, braces and
  *   semicolons at line ends, decorators) dominate;
- * - doc: prose — long lines of words with sentence punctuation, Markdown headings and lists;
+ * - doc: prose — half the lines or more are sentences (six or more words, no code or path punctuation)
+ *   or Markdown headings, lists and quotes;
  * - tool_output: everything else (command output, test runs, compiler diagnostics, listings).
  */
 
@@ -25,7 +26,10 @@ const DIFF_LINE =
   /^(?:diff --git |--- a\/|\+\+\+ b\/|@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|index [0-9a-f]{7,}\.\.[0-9a-f]{7,})/;
 const CODE_LINE =
   /^\s*(?:import\s|from\s+\S+\s+import\s|export\s|def\s|class\s|function\s|async\s+function|const\s|let\s|var\s|return\b|if\s*\(|for\s*\(|while\s*\(|#include\s|package\s|public\s|private\s|protected\s|fn\s|func\s|use\s|@\w+|\}\s*(?:else|catch|finally)?|elif\s|else:|try:|except\b)|[;{]\s*$|^\s*\/\/|^\s*\/\*|^\s*\*\s|^\s*#\s*(?:!|include|define)/;
-const PROSE_LINE = /^(?:#{1,6} |\s*[-*+] |\s*\d+\. |>\s)|[A-Za-z]{3,}[,.;:!?] [A-Za-z]/;
+/** Markdown structure: headings, list items, quotes. */
+const MARKDOWN_LINE = /^(?:#{1,6} \S|\s*[-*+] \S|\s*\d+\. \S|> \S)/;
+/** A sentence: six or more plain words, no code or path punctuation. */
+const SENTENCE = /^(?=(?:[^A-Za-z]*[A-Za-z]{2,}){6})[^/\\=<>{}[\]|$@#;_]*$/;
 
 /** Guesses what a block of text is (see the module comment for the rules). */
 export function detectKind(text: string): ContentKind {
@@ -46,6 +50,7 @@ export function detectKind(text: string): ContentKind {
   let levelled = 0;
   let code = 0;
   let prose = 0;
+  let markdown = 0;
   let nonEmpty = 0;
   for (const line of sample) {
     if (line.trim().length === 0) continue;
@@ -54,13 +59,14 @@ export function detectKind(text: string): ContentKind {
     if (TIMESTAMP_START.test(line)) stamped++;
     if (LEVEL.test(line)) levelled++;
     if (CODE_LINE.test(line)) code++;
-    if (line.length >= 40 && PROSE_LINE.test(line)) prose++;
+    if (MARKDOWN_LINE.test(line)) markdown++;
+    else if (line.length >= 40 && SENTENCE.test(line)) prose++;
   }
   if (nonEmpty === 0) return 'tool_output';
   if (diff >= 2 || (diff >= 1 && /^(?:diff --git |--- )/.test(text.slice(start, start + 16)))) return 'diff';
   if (stamped >= nonEmpty * 0.5 || levelled >= nonEmpty * 0.5) return 'log';
   if (code >= nonEmpty * 0.4) return 'source';
-  if (prose >= nonEmpty * 0.4) return 'doc';
+  if (prose + markdown >= nonEmpty * 0.5 && prose >= 1) return 'doc';
   return 'tool_output';
 }
 
