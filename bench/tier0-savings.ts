@@ -46,7 +46,15 @@ interface Tally {
 }
 
 function measure(paths: readonly string[], root: string): Tally {
-  const t: Tally = { files: 0, before: 0, after: 0, afterVolatile: 0, ratio: 0, ratioVolatile: 0, failures: [] };
+  const t: Tally = {
+    files: 0,
+    before: 0,
+    after: 0,
+    afterVolatile: 0,
+    ratio: 0,
+    ratioVolatile: 0,
+    failures: [],
+  };
   for (const path of paths) {
     const text = readFileSync(path, 'utf8');
     if (text.length === 0) continue;
@@ -90,10 +98,13 @@ if (existsSync(bundled)) {
 
 console.log('tier-0 (lossless) token savings, o200k; per set: total tokens saved, and the mean over files\n');
 const w = Math.max(...rows.map(([n]) => n.length), 10);
-console.log(`${'set'.padEnd(w)}  files  ${'tokens'.padStart(9)}  saved  mean/file  +volatile  mean/file  round trip`);
+console.log(
+  `${'set'.padEnd(w)}  files  ${'tokens'.padStart(9)}  saved  mean/file  +volatile  mean/file  round trip`,
+);
 const summary = (list: [string, Tally][]): [number, number] => [
   list.reduce((s, [, t]) => s + (1 - t.after / t.before), 0) / Math.max(1, list.length),
-  list.reduce((s, [, t]) => s + (1 - Math.min(t.after, t.afterVolatile) / t.before), 0) / Math.max(1, list.length),
+  list.reduce((s, [, t]) => s + (1 - Math.min(t.after, t.afterVolatile) / t.before), 0) /
+    Math.max(1, list.length),
 ];
 for (const [name, t] of rows) {
   console.log(
@@ -109,6 +120,8 @@ for (const [label, list] of [
 ] as const) {
   if (list.length === 0) continue;
   const [plain, best] = summary(list);
-  console.log(`\n${label}: mean saving over ${list.length} sets ${pct(plain)} (default), ${pct(best)} (best of default / +volatile per set)`);
+  console.log(
+    `\n${label}: mean saving over ${list.length} sets ${pct(plain)} (default), ${pct(best)} (best of default / +volatile per set)`,
+  );
 }
 console.log('target: ≥ 35% averaged over the tool-output sets');

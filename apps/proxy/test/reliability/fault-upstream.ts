@@ -7,6 +7,8 @@ import {
   anthropicMessage,
   openaiChunks,
   openaiCompletion,
+  responseObject,
+  responsesEvents,
 } from '../provider-wire.js';
 
 /**
@@ -39,6 +41,8 @@ export interface FaultRequest {
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
+  /** The body exactly as received. */
+  readonly bytes: Buffer;
   /** Set once the client side went away before the reply finished (a proxy aborting upstream). */
   aborted: boolean;
 }
@@ -50,8 +54,8 @@ export const FAULT_HEADER = 'x-test-fault';
 export const OK_TEXT = 'The build is green again after the fix to the parser.';
 
 /**
- * A stand-in provider upstream on 127.0.0.1 that injects faults, for Anthropic Messages and OpenAI Chat
- * Completions. Built on the exact wire formats of ../provider-wire.ts; each request names its fault by
+ * A stand-in provider upstream on 127.0.0.1 that injects faults, for Anthropic Messages, OpenAI Chat
+ * Completions and Responses. Built on the exact wire formats of ../provider-wire.ts; each request names its fault by
  * the FAULT_HEADER, so concurrent tests do not share a script.
  */
 export class FaultUpstream {
@@ -73,10 +77,12 @@ export class FaultUpstream {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
+        const bytes = Buffer.concat(chunks);
         const record: FaultRequest = {
           path: req.url ?? '/',
           headers: req.headers,
-          body: Buffer.concat(chunks).toString('utf8'),
+          body: bytes.toString('utf8'),
+          bytes,
           aborted: false,
         };
         this.received.push(record);
@@ -124,7 +130,7 @@ export class FaultUpstream {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       for (const chunk of fault.chunks) {
         res.write(chunk);
-        await sleep(1);
+        await new Promise((resolve) => setImmediate(resolve));
       }
       if (fault.reset) res.destroy();
       else res.end();
@@ -165,7 +171,8 @@ export class FaultUpstream {
     const id = 7;
     let json: { stream?: unknown } = {};
     try {
-      json = JSON.parse(record.body) as { stream?: unknown };
+      const parsed: unknown = JSON.parse(record.body);
+      if (typeof parsed === 'object' && parsed !== null) json = parsed as { stream?: unknown };
     } catch {
       // a body that is not JSON still gets a reply: the fault under test is elsewhere
     }
@@ -176,6 +183,12 @@ export class FaultUpstream {
       return stream
         ? { json: null, stream: [...openaiChunks(reply, id, request), 'data: [DONE]\n\n'] }
         : { json: openaiCompletion(reply, id, request), stream: null };
+    }
+    if (record.path.startsWith('/v1/responses')) {
+      const reply = { kind: 'responses' as const, output: [{ type: 'message' as const, text: OK_TEXT }] };
+      return stream
+        ? { json: null, stream: responsesEvents(reply, id, request) }
+        : { json: responseObject(reply, id, request), stream: null };
     }
     const content: AnthropicBlock[] = [{ type: 'text', text: OK_TEXT }];
     const reply = { kind: 'anthropic' as const, content };

@@ -41,9 +41,30 @@ export function shapeCounts(lines: readonly string[]): { shapes: string[]; count
  * decide whether an identifier-bearing line stands out from its neighbours.
  */
 export function coarseShape(line: string): string {
-  const words = line.trim().split(/\s+/);
-  const first = words[0] ?? '';
-  return `${/[\d/\\@=#]/.test(first) ? '*' : first}/${words.length}`;
+  let words = 0;
+  let firstStart = -1;
+  let firstEnd = -1;
+  let firstVariable = false;
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32 || c === 9) {
+      if (inWord && words === 1) firstEnd = i;
+      inWord = false;
+      continue;
+    }
+    if (!inWord) {
+      inWord = true;
+      words++;
+      if (words === 1) firstStart = i;
+    }
+    if (words === 1 && ((c >= 48 && c <= 57) || c === 47 || c === 92 || c === 64 || c === 61 || c === 35)) {
+      firstVariable = true;
+    }
+  }
+  if (words === 0) return '/0';
+  if (firstEnd < 0) firstEnd = line.length;
+  return `${firstVariable ? '*' : line.slice(firstStart, firstEnd)}/${words}`;
 }
 
 /** How many lines of the block share each line's coarse shape. */

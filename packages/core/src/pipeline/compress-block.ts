@@ -10,7 +10,7 @@ import {
 import { guardLines } from '../guard/guard-lines.js';
 import { analysisView } from '../guard/terminal-codes.js';
 import { foldRuns } from '../tier1/fold.js';
-import { selectLines } from '../tier1/select-lines.js';
+import { fixedLines, selectLines } from '../tier1/select-lines.js';
 import { containsStubSyntax } from '../tier1/stub.js';
 import { looksBinary } from './binary.js';
 import { splitSegments } from './lines.js';
@@ -73,8 +73,9 @@ export async function compressBlock(block: Block, options: CompressOptions): Pro
   if (raw.length < options.tiers.minLines) return unchanged(block, 'short block');
   const lines = raw.map(analysisView);
   const guard = guardLines(lines, { kind, anchors: options.anchors });
-  const scores = await options.keepModel.scoreLines(lines, kind);
-  const keep = selectLines({ lines, guard, scores }, options.tiers);
+  const fixed = fixedLines(lines, guard, options.tiers);
+  const scores = await scoreUndecided(options.keepModel, lines, kind, guard, fixed);
+  const keep = selectLines({ lines, guard, fixed, scores }, options.tiers);
   // The store refuses a short-handle collision (an attacker can engineer one in ~2^24 hashes); the block
   // then goes out whole — a denial of savings, never a failed request or a wrong expansion.
   const folded = await foldRuns(segments, keep, options.store).catch((error: unknown) => {
@@ -84,4 +85,27 @@ export async function compressBlock(block: Block, options: CompressOptions): Pro
   if (folded === null) return unchanged(block, 'short-handle collision refused by the store: passed through');
   if (folded.handles.length === 0) return unchanged(block, 'nothing worth folding');
   return { text: folded.text, handles: folded.handles, tier: 'digest', kind };
+}
+
+/**
+ * Keep-model scores for the lines that are neither fixed nor guarded (0 elsewhere: those lines are kept
+ * whatever they score). Scoring only the undecided lines matters most for the transformer.
+ */
+async function scoreUndecided(
+  keepModel: KeepModel,
+  lines: readonly string[],
+  kind: ContentKind,
+  guard: Uint8Array,
+  fixed: Uint8Array,
+): Promise<Float32Array> {
+  const undecided: number[] = [];
+  for (let i = 0; i < lines.length; i++) if (fixed[i] === 0 && guard[i] === 0) undecided.push(i);
+  const scores = new Float32Array(lines.length);
+  if (undecided.length === 0) return scores;
+  const scored = await keepModel.scoreLines(
+    undecided.map((i) => lines[i]!),
+    kind,
+  );
+  for (let k = 0; k < undecided.length; k++) scores[undecided[k]!] = scored[k]!;
+  return scores;
 }

@@ -26,10 +26,12 @@ const DIFF_LINE =
   /^(?:diff --git |--- a\/|\+\+\+ b\/|@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|index [0-9a-f]{7,}\.\.[0-9a-f]{7,})/;
 const CODE_LINE =
   /^\s*(?:import\s|from\s+\S+\s+import\s|export\s|def\s|class\s|function\s|async\s+function|const\s|let\s|var\s|return\b|if\s*\(|for\s*\(|while\s*\(|#include\s|package\s|public\s|private\s|protected\s|fn\s|func\s|use\s|@\w+|\}\s*(?:else|catch|finally)?|elif\s|else:|try:|except\b)|[;{]\s*$|^\s*\/\/|^\s*\/\*|^\s*\*\s|^\s*#\s*(?:!|include|define)/;
+/** `12:5`: a line or clock position — diagnostics and logs, not prose. */
+const POSITION = /\d:\d/;
 /** Markdown structure: headings, list items, quotes. */
 const MARKDOWN_LINE = /^(?:#{1,6} \S|\s*[-*+] \S|\s*\d+\. \S|> \S)/;
 /** A sentence: six or more plain words, no code or path punctuation. */
-const SENTENCE = /^(?=(?:[^A-Za-z]*[A-Za-z]{2,}){6})[^/\\=<>{}[\]|$@#;_]*$/;
+const SENTENCE = /^(?=(?:[^A-Za-z]*[A-Za-z]{2,}[^A-Za-z]+){5}[^A-Za-z]*[A-Za-z]{2,})[^/\\=<>{}[\]|$@#;_]*$/;
 
 /** Guesses what a block of text is (see the module comment for the rules). */
 export function detectKind(text: string): ContentKind {
@@ -60,7 +62,7 @@ export function detectKind(text: string): ContentKind {
     if (LEVEL.test(line)) levelled++;
     if (CODE_LINE.test(line)) code++;
     if (MARKDOWN_LINE.test(line)) markdown++;
-    else if (line.length >= 40 && SENTENCE.test(line)) prose++;
+    else if (line.length >= 40 && !POSITION.test(line) && SENTENCE.test(line)) prose++;
   }
   if (nonEmpty === 0) return 'tool_output';
   if (diff >= 2 || (diff >= 1 && /^(?:diff --git |--- )/.test(text.slice(start, start + 16)))) return 'diff';

@@ -1,4 +1,4 @@
-import { type RunTemplate, runTemplate, tokenCount } from './run-template.js';
+import { freeSeparator, type RunTemplate, runTemplate, templateOf, tokenCount } from './run-template.js';
 import { mineTemplates } from './template-miner.js';
 
 /**
@@ -10,6 +10,9 @@ import { mineTemplates } from './template-miner.js';
  *   variable in TEMPLATE; each row holds one line's variables in order, separated by `|` (or by the
  *   character named in `[N lines, cells split by "¦": …]` when a value contains `|`).
  * - `[repeated N×] LINE`: LINE, N times in a row.
+ * - `[N repeats of the next P lines; one row of values per repeat follows]`, then P template lines, then N
+ *   rows: a group of P consecutive lines that repeats N times as a unit (a `Downloading` / `Downloaded`
+ *   pair, a report block); each row holds the variables of one repeat, all P lines in order.
  * - any other line is an input line as it was; an input line that itself starts like a header (after any
  *   number of `\`) gets one more `\` in front, which the decoder removes.
  *
@@ -28,8 +31,10 @@ export interface FoldOptions {
   readonly clusterOf?: Int32Array;
 }
 
-const HEADER_LIKE = /^\\*\[(?:\d+ lines[:,]|repeated \d+×\])/;
-const ESCAPED_HEADER = /^\\+\[(?:\d+ lines[:,]|repeated \d+×\])/;
+const HEADER_LIKE = /^\\*\[(?:\d+ lines[:,]|repeated \d+×\]|\d+ repeats of the next )/;
+const ESCAPED_HEADER = /^\\+\[(?:\d+ lines[:,]|repeated \d+×\]|\d+ repeats of the next )/;
+const GROUP_HEADER =
+  /^\[(\d+) repeats of the next (\d+) lines; one row of values per repeat follows(?:, cells split by "(.)")?\]$/;
 const TEMPLATE_HEADER = /^\[(\d+) lines(?:, cells split by "(.)")?: (.*)\]$/s;
 const REPEAT_HEADER = /^\[repeated (\d+)×\] /;
 
@@ -53,49 +58,69 @@ interface EngineOptions extends FoldOptions {
   readonly repeats: boolean;
 }
 
+/** Longest group of lines that repeats as a unit (`Downloading` / `Downloaded` pairs, report blocks). */
+const MAX_PERIOD = 8;
+
 function foldLines(lines: readonly string[], options: EngineOptions): string[] {
   const n = lines.length;
   const protect = options.protect;
-  const minTemplateRun = Math.max(2, options.minRun ?? 3);
+  const free = (k: number): boolean => protect === undefined || protect[k] !== 1;
+  const minRun = Math.max(2, options.minRun ?? 3);
   const minRepeat = Math.max(2, options.minRun ?? 2);
   const clusterOf = options.templates ? (options.clusterOf ?? mineTemplates(lines).clusterOf) : undefined;
   const tokens = clusterOf === undefined ? undefined : Int32Array.from(lines, tokenCount);
+  // Two lines belong in one template when they have the same token count and the same mined template, or
+  // agree on at least half of their tokens position by position (a fold is exact either way; the template
+  // only has to be worth it, which the length check decides).
+  const alike = (a: number, b: number): boolean =>
+    tokens![a] === tokens![b] && (clusterOf![a] === clusterOf![b] || sharesHalf(lines[a]!, lines[b]!));
   const out: string[] = [];
   let i = 0;
   while (i < n) {
-    if (protect !== undefined && protect[i] === 1) {
+    if (!free(i)) {
       out.push(escapeLine(lines[i]!));
       i++;
       continue;
     }
-    // A run: consecutive free lines with the token count of the first, each of its template or sharing
-    // at least half of its tokens position by position (a fold is exact either way; the template only
-    // has to be worth it, which the length check below decides).
     let end = i + 1;
-    if (clusterOf !== undefined && tokens !== undefined) {
-      while (
-        end < n &&
-        (protect === undefined || protect[end] !== 1) &&
-        tokens[end] === tokens[i] &&
-        (clusterOf[end] === clusterOf[i] || sharesHalf(lines[i]!, lines[end]!))
-      ) {
-        end++;
+    if (clusterOf !== undefined) {
+      // A run of one template, and the best run of a group of `period` lines repeating as a unit.
+      while (end < n && free(end) && alike(i, end)) end++;
+      let period = 1;
+      let repeats = end - i;
+      for (let p = 2; p <= MAX_PERIOD && i + 2 * p <= n; p++) {
+        let unitFree = true;
+        for (let k = i; k < i + p && unitFree; k++) unitFree = free(k);
+        if (!unitFree) break;
+        let j = i + p;
+        while (j < n && free(j) && alike(j - p, j)) j++;
+        const reps = Math.floor((j - i) / p);
+        if (reps >= minRun && p * reps > period * repeats) {
+          period = p;
+          repeats = reps;
+        }
+      }
+      if (period > 1) {
+        const group = groupFold(lines, i, period, repeats);
+        if (group !== null && foldedSize(group) < lengthOf(lines, i, period * repeats)) {
+          out.push(...group);
+          i += period * repeats;
+          continue;
+        }
+      } else if (end - i >= minRun && !allSame(lines, i, end)) {
+        const folded = runTemplate(lines, i, end - i);
+        if (folded !== null && foldedLength(folded) < lengthOf(lines, i, end - i)) {
+          out.push(headerOf(folded), ...folded.rows);
+          i = end;
+          continue;
+        }
       }
     }
-    if (end - i >= minTemplateRun && !allSame(lines, i, end)) {
-      const folded = runTemplate(lines, i, end - i);
-      if (folded !== null && foldedLength(folded) < lengthOf(lines, i, end - i)) {
-        out.push(headerOf(folded), ...folded.rows);
-        i = end;
-        continue;
-      }
-    }
-    // No template fold here: lines go out one by one, identical neighbours as repeats.
+    // No fold here: lines go out one by one, identical neighbours as repeats.
     while (i < end) {
       const line = lines[i]!;
       let same = 1;
-      while (i + same < n && (protect === undefined || protect[i + same] !== 1) && lines[i + same] === line)
-        same++;
+      while (i + same < n && free(i + same) && lines[i + same] === line) same++;
       if (options.repeats && same >= minRepeat) {
         const header = `[repeated ${same}×] ${line}`;
         if (header.length < same * (line.length + 1)) {
@@ -109,6 +134,36 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
     }
   }
   return out;
+}
+
+/**
+ * `repeats` consecutive groups of `period` lines folded: a header, the group's `period` template lines,
+ * then one row per repeat with the values of all its lines. `null` when a template cannot be written.
+ */
+function groupFold(lines: readonly string[], from: number, period: number, repeats: number): string[] | null {
+  const templates: string[] = [];
+  const slots: string[][] = [];
+  for (let k = 0; k < period; k++) {
+    const indices = Array.from({ length: repeats }, (_, r) => from + k + r * period);
+    const found = templateOf(lines, indices);
+    if (found === null) return null;
+    templates.push(found.template);
+    slots.push(...found.slots);
+  }
+  const separator = freeSeparator(slots);
+  if (separator === null) return null;
+  const split = separator === '|' ? '' : `, cells split by "${separator}"`;
+  const out = [`[${repeats} repeats of the next ${period} lines; one row of values per repeat follows${split}]`, ...templates];
+  if (slots.length > 0) {
+    for (let r = 0; r < repeats; r++) out.push(slots.map((values) => values[r]!).join(separator));
+  }
+  return out;
+}
+
+function foldedSize(folded: readonly string[]): number {
+  let total = 0;
+  for (const line of folded) total += line.length + 1;
+  return total;
 }
 
 /** Do two lines of equal token count agree on at least half of their tokens, position by position? */
@@ -175,6 +230,11 @@ export function unfoldLines(folded: readonly string[]): string[] {
       i++;
       continue;
     }
+    const group = GROUP_HEADER.exec(line);
+    if (group !== null) {
+      i = unfoldGroup(folded, i, Number(group[1]), Number(group[2]), group[3] ?? '|', out);
+      continue;
+    }
     const header = TEMPLATE_HEADER.exec(line);
     if (header === null) {
       out.push(line);
@@ -199,6 +259,37 @@ export function unfoldLines(folded: readonly string[]): string[] {
     i += count + 1;
   }
   return out;
+}
+
+/** Decodes a group fold whose header is at `at`; returns the index after it. */
+function unfoldGroup(
+  folded: readonly string[],
+  at: number,
+  repeats: number,
+  period: number,
+  separator: string,
+  out: string[],
+): number {
+  const templates = folded.slice(at + 1, at + 1 + period).map((t) => t.split('<*>'));
+  if (templates.length !== period) throw new Error(`fold: ${period} template lines announced at line ${at + 1}`);
+  const slots = templates.reduce((sum, t) => sum + t.length - 1, 0);
+  const rowsAt = at + 1 + period;
+  for (let r = 0; r < repeats; r++) {
+    let values: string[] = [];
+    if (slots > 0) {
+      const row = folded[rowsAt + r];
+      if (row === undefined) throw new Error(`fold: ${repeats} rows announced at line ${at + 1}, input ended`);
+      values = slots === 1 ? [row] : row.split(separator);
+      if (values.length !== slots) throw new Error(`fold: row ${r + 1} after line ${at + 1} has ${values.length} values, not ${slots}`);
+    }
+    let v = 0;
+    for (const constants of templates) {
+      let text = constants[0]!;
+      for (let s = 1; s < constants.length; s++) text += values[v++]! + constants[s]!;
+      out.push(text);
+    }
+  }
+  return rowsAt + (slots > 0 ? repeats : 0);
 }
 
 /** Exact inverse of {@link foldTemplateRuns}. */

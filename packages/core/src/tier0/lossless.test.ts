@@ -34,13 +34,25 @@ describe('losslessEncode', () => {
     expect(losslessDecode(encoded.text, encoded.transforms)).toBe(log);
   });
 
-  it('keeps CRLF line endings, and leaves mixed endings alone', () => {
+  it('keeps CRLF line endings, and mixed endings with every \\r where it was', () => {
     const crlf = log.replaceAll('\n', '\r\n');
     const encoded = losslessEncode(crlf, 'log');
-    expect(encoded.text).toContain('\r\n');
+    expect(encoded.transforms).toStrictEqual(['fold-lines-crlf']);
     expect(losslessDecode(encoded.text, encoded.transforms)).toBe(crlf);
-    const mixed = `${log}a\r\nb\r`;
-    expect(losslessEncode(mixed, 'log').transforms).toStrictEqual([]);
+    const mixed = `${log}progress 10%\rprogress 20%\rprogress 30%\r\nb\r\n`;
+    const folded = losslessEncode(mixed, 'log');
+    expect(folded.transforms).toStrictEqual(['fold-lines']);
+    expect(losslessDecode(folded.text, folded.transforms)).toBe(mixed);
+  });
+
+  it('maps protection from pipeline lines (ending at \\r too) onto the lines it folds', () => {
+    const lines = Array.from({ length: 12 }, (_, i) => `step ${i} fetched shard ${i * 3} in ${i + 1} ms`);
+    const text = `${lines.slice(0, 6).join('\n')}\n50%\r100%\n${lines.slice(6).join('\n')}\n`;
+    const protect = new Uint8Array(14);
+    protect[9] = 1; // pipeline lines: 0–5, '50%', '100%', then lines 6… — index 9 is `step 7 …`
+    const encoded = losslessEncode(text, 'log', protect);
+    expect(encoded.text.split('\n')).toContain(lines[7]);
+    expect(losslessDecode(encoded.text, encoded.transforms)).toBe(text);
   });
 
   it('canonicalises and tabulates JSON; decoding gives the canonical JSON', () => {

@@ -20,7 +20,22 @@ import {
  */
 
 /** A tier-0 transform, in the order they were applied. */
-export type LosslessTransform = 'canonical-json' | 'columnar' | 'fold-lines' | 'volatile';
+export type LosslessTransform =
+  | 'canonical-json'
+  | 'columnar'
+  | 'volatile'
+  /** Lines split at `\n` (a `\r` stays part of its line). */
+  | 'fold-lines'
+  /** Every line ends with `\r\n`. */
+  | 'fold-lines-crlf'
+  /** Every line ends with a lone `\r`. */
+  | 'fold-lines-cr';
+
+const FOLD_SEPARATOR: Readonly<Record<string, string>> = {
+  'fold-lines': '\n',
+  'fold-lines-crlf': '\r\n',
+  'fold-lines-cr': '\r',
+};
 
 /** Options for {@link losslessEncode}. */
 export interface LosslessOptions {
@@ -76,15 +91,17 @@ export function losslessEncode(
       transforms.push('volatile');
     }
   }
+  let separator: string | null = null;
   if (lineKind) {
     const folded = foldText(out, protect, options.minRun);
     if (folded !== null) {
-      out = folded;
-      transforms.push('fold-lines');
+      out = folded.text;
+      transforms.push(folded.transform);
+      separator = FOLD_SEPARATOR[folded.transform]!;
     }
   }
   if (fields.length > 0) {
-    const term = terminatorOf(out) ?? '\n';
+    const term = separator ?? terminatorOf(out) ?? '\n';
     out = `${out}${term}${formatVolatileTable(fields).join(term)}`;
   }
   return { text: out, transforms, exact };
@@ -99,15 +116,16 @@ export function losslessEncode(
 export function losslessDecode(text: string, transforms: readonly LosslessTransform[]): string {
   let out = text;
   let fields: string[] | undefined;
+  const fold = transforms.find((t) => FOLD_SEPARATOR[t] !== undefined);
   if (transforms.includes('volatile')) {
-    const term = terminatorOf(out) ?? '\n';
+    const term = fold !== undefined ? FOLD_SEPARATOR[fold]! : (terminatorOf(out) ?? '\n');
     const lines = out.split(term);
     const table = parseVolatileTable(lines);
     if (table === undefined) throw new Error('lossless: no table of volatile values at the end of the text');
     out = lines.slice(0, lines.length - table.lineCount).join(term);
     fields = table.fields;
   }
-  if (transforms.includes('fold-lines')) out = unfoldText(out);
+  if (fold !== undefined) out = unfoldLines(out.split(FOLD_SEPARATOR[fold]!)).join(FOLD_SEPARATOR[fold]!);
   if (fields !== undefined) out = restoreVolatile(out, fields);
   if (transforms.includes('columnar')) out = expandColumnar(out);
   return out;
@@ -129,23 +147,43 @@ function terminatorOf(text: string): string | null {
   return crlf > 0 ? '\r\n' : cr > 0 ? '\r' : lf > 0 ? '\n' : null;
 }
 
-function foldText(text: string, protect: Uint8Array | undefined, minRun: number | undefined): string | null {
+/**
+ * Folds the lines of `text`. Uniform `\r\n` or `\r` endings are kept as the separator; otherwise lines
+ * are split at `\n` and any `\r` stays inside its line (a progress bar's overwrites, a CRLF line among LF
+ * lines), so mixed endings round-trip too. `protect` is per line as the pipeline splits them (at `\r\n`,
+ * `\r` or `\n`): a folded line is protected when any line inside it is.
+ */
+function foldText(
+  text: string,
+  protect: Uint8Array | undefined,
+  minRun: number | undefined,
+): { text: string; transform: LosslessTransform } | null {
   const term = terminatorOf(text);
-  if (term === null) return null; // mixed line endings: left alone rather than guessed
-  const lines = text.split(term);
+  const transform: LosslessTransform = term === '\r\n' ? 'fold-lines-crlf' : term === '\r' ? 'fold-lines-cr' : 'fold-lines';
+  const separator = FOLD_SEPARATOR[transform]!;
+  const lines = text.split(separator);
+  // A trailing terminator leaves an empty last line: it stays out of the folds and goes back as it came.
   const trailing = lines.length > 1 && lines[lines.length - 1] === '';
   if (trailing) lines.pop();
   if (lines.length < 2) return null;
-  const folded = foldLogLines(lines, { protect, minRun });
-  const out = folded.join(term) + (trailing ? term : '');
-  // The decoder reads the terminator off the folded text: it must still be there (or be the default).
-  if (term !== '\n' && terminatorOf(out) !== term) return null;
-  return out.length < text.length ? out : null;
+  const mapped = protect === undefined || transform !== 'fold-lines' || !text.includes('\r') ? protect : remapProtect(lines, protect);
+  const folded = foldLogLines(lines, { protect: mapped, minRun });
+  const out = folded.join(separator) + (trailing ? separator : '');
+  return out.length < text.length ? { text: out, transform } : null;
 }
 
-function unfoldText(text: string): string {
-  const term = terminatorOf(text) ?? '\n';
-  // No trailing-terminator special case: a final empty line is either a table row (consumed by count)
-  // or the empty line that a trailing terminator leaves, and either way it goes back as it came.
-  return unfoldLines(text.split(term)).join(term);
+/** Protection per `\n`-line from protection per pipeline line (which also ends at a lone `\r`). */
+function remapProtect(lines: readonly string[], protect: Uint8Array): Uint8Array {
+  const out = new Uint8Array(lines.length);
+  let lead = 0;
+  for (let k = 0; k < lines.length; k++) {
+    const line = lines[k]!;
+    // A `\r` inside the line ends a pipeline line; one at its very end belongs to a CRLF (or ends the
+    // text, where no line follows).
+    let inside = 1;
+    for (let c = line.indexOf('\r'); c >= 0; c = line.indexOf('\r', c + 1)) if (c < line.length - 1) inside++;
+    for (let j = lead; j < lead + inside; j++) if (protect[j] === 1) out[k] = 1;
+    lead += inside;
+  }
+  return out;
 }

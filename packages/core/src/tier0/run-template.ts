@@ -55,54 +55,65 @@ function isWordChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c >= 128;
 }
 
+/** The constant text of some lines with `<*>` at each slot, and each slot's value on each line. */
+export interface LinesTemplate {
+  readonly template: string;
+  /** `slots[s][k]`: the value of slot `s` on the k-th line. */
+  readonly slots: string[][];
+}
+
+/**
+ * The exact template of the lines at `indices` (all with the same token count), or `null` when their
+ * token counts differ or constant text would contain `<*>` (it would read as a slot). Identical lines give
+ * a template without slots.
+ */
+export function templateOf(lines: readonly string[], indices: readonly number[]): LinesTemplate | null {
+  const split = indices.map((i) => splitParts(lines[i]!));
+  const width = split[0]!.length;
+  for (const parts of split) if (parts.length !== width) return null;
+  let template = '';
+  const slots: string[][] = [];
+  let constant = '';
+  for (let p = 0; p < width; p++) {
+    const first = split[0]![p]!;
+    let equal = true;
+    for (let k = 1; k < split.length && equal; k++) if (split[k]![p] !== first) equal = false;
+    if (equal) {
+      constant += first;
+      continue;
+    }
+    const values = split.map((parts) => parts[p]!);
+    const [pre, suf] = p % 2 === 1 ? sharedAffixes(values) : [0, 0];
+    constant += first.slice(0, pre);
+    template += `${constant}<*>`;
+    constant = first.slice(first.length - suf);
+    slots.push(values.map((v) => v.slice(pre, v.length - suf)));
+  }
+  template += constant;
+  if (template.split('<*>').length - 1 !== slots.length) return null;
+  return { template, slots };
+}
+
+/** A separator that occurs in none of the values (`|` first), or `null`. */
+export function freeSeparator(slots: readonly (readonly string[])[]): string | null {
+  if (slots.length <= 1) return '|';
+  return SEPARATORS.find((sep) => slots.every((vs) => vs.every((v) => !v.includes(sep)))) ?? null;
+}
+
 /**
  * The template of `lines[from, from + count)`, which must all have the same token count; `null` when the
  * lines are all identical (a repeat, not a template), when constant text would contain `<*>`, or when no
  * separator character is free.
  */
 export function runTemplate(lines: readonly string[], from: number, count: number): RunTemplate | null {
-  const split: string[][] = [];
-  for (let k = 0; k < count; k++) split.push(splitParts(lines[from + k]!));
-  const width = split[0]!.length;
-  for (const parts of split) if (parts.length !== width) return null;
-
-  let template = '';
-  const slotValues: string[][] = []; // per slot, per line
-  let constant = '';
-  for (let p = 0; p < width; p++) {
-    const first = split[0]![p]!;
-    let equal = true;
-    for (let k = 1; k < count && equal; k++) if (split[k]![p] !== first) equal = false;
-    if (equal) {
-      constant += first;
-      continue;
-    }
-    const values = split.map((parts) => parts[p]!);
-    const isToken = p % 2 === 1;
-    const [pre, suf] = isToken ? sharedAffixes(values) : [0, 0];
-    constant += first.slice(0, pre);
-    template += `${constant}<*>`;
-    constant = first.slice(first.length - suf);
-    slotValues.push(values.map((v) => v.slice(pre, v.length - suf)));
-  }
-  template += constant;
-  if (slotValues.length === 0) return null;
-  // `<*>` inside constant text would read as a slot.
-  if (template.split('<*>').length - 1 !== slotValues.length) return null;
-
-  let separator = '|';
-  if (slotValues.length > 1) {
-    const free = SEPARATORS.find((sep) => slotValues.every((vs) => vs.every((v) => !v.includes(sep))));
-    if (free === undefined) return null;
-    separator = free;
-  }
+  const indices = Array.from({ length: count }, (_, k) => from + k);
+  const found = templateOf(lines, indices);
+  if (found === null || found.slots.length === 0) return null;
+  const separator = freeSeparator(found.slots);
+  if (separator === null) return null;
   const rows: string[] = [];
-  for (let k = 0; k < count; k++) {
-    let row = '';
-    for (let s = 0; s < slotValues.length; s++) row += (s > 0 ? separator : '') + slotValues[s]![k]!;
-    rows.push(row);
-  }
-  return { lines: count, template, rows, separator };
+  for (let k = 0; k < count; k++) rows.push(found.slots.map((values) => values[k]!).join(separator));
+  return { lines: count, template: found.template, rows, separator };
 }
 
 /** Lengths of the prefix and suffix every value shares, cut back so neither ends inside a word. */

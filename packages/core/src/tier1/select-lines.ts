@@ -8,8 +8,27 @@ export interface LineSignals {
   readonly lines: readonly string[];
   /** Salience guard reasons per line (0 = none). */
   readonly guard: Uint8Array;
-  /** KeepModel keep-probabilities per line. */
+  /** Lines kept whatever their score (see fixedLines). */
+  readonly fixed: Uint8Array;
+  /** KeepModel keep-probabilities per line; only read for lines neither fixed nor guarded. */
   readonly scores: Float32Array;
+}
+
+/**
+ * Lines kept whatever the keep model says, and exempt from noise dedup (1 = fixed): head and tail
+ * context, decision markers and verdicts, and lines guarded for naming an anchor, a source location or a
+ * diff change. Computed first so the keep model only scores the lines still undecided.
+ */
+export function fixedLines(lines: readonly string[], guard: Uint8Array, tiers: TierConfig): Uint8Array {
+  const n = lines.length;
+  const fixed = new Uint8Array(n);
+  const head = Math.min(n, tiers.headLines);
+  const tailStart = Math.max(head, n - tiers.tailLines);
+  const pinned = GuardReason.anchor | GuardReason.diffChange | GuardReason.location;
+  for (let i = 0; i < n; i++) {
+    if (i < head || i >= tailStart || (guard[i]! & pinned) !== 0 || isVerdict(lines[i]!)) fixed[i] = 1;
+  }
+  return fixed;
 }
 
 /**
@@ -19,27 +38,13 @@ export interface LineSignals {
  * noise dedup releases repeats among the scored and guarded lines; the context of the errors that remain.
  */
 export function selectLines(signals: LineSignals, tiers: TierConfig): Uint8Array {
-  const { lines, guard, scores } = signals;
+  const { lines, guard, fixed, scores } = signals;
   const n = lines.length;
   const keep = new Uint8Array(n);
-  const exempt = new Uint8Array(n);
-  const head = Math.min(n, tiers.headLines);
-  const tailStart = Math.max(head, n - tiers.tailLines);
   for (let i = 0; i < n; i++) {
-    const line = lines[i]!;
-    const edge = i < head || i >= tailStart;
-    const fixed =
-      edge ||
-      isVerdict(line) ||
-      (guard[i]! & (GuardReason.anchor | GuardReason.diffChange | GuardReason.location)) !== 0;
-    if (fixed) {
-      keep[i] = 1;
-      exempt[i] = 1;
-    } else if (guard[i] !== 0 || scores[i]! >= tiers.keepThreshold) {
-      keep[i] = 1;
-    }
+    if (fixed[i] === 1 || guard[i] !== 0 || scores[i]! >= tiers.keepThreshold) keep[i] = 1;
   }
-  releaseNoise(lines, keep, exempt);
+  releaseNoise(lines, keep, fixed);
   const errors = new Uint8Array(n);
   for (let i = 0; i < n; i++) if (keep[i] === 1 && (guard[i]! & GuardReason.surprise) !== 0) errors[i] = 1;
   keepErrorContext(lines, errors, keep);

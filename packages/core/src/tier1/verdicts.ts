@@ -7,7 +7,8 @@ import { DECISION_MARKER } from '@distil/contract';
  */
 const VERDICT = new RegExp(
   [
-    String.raw`\b\d+ (?:passed|failed|failing|passing|errors?|skipped|pending|broken)\b.*\b(?:passed|failed|in \d|errors?|skipped)\b`,
+    // "3 failed, 10 passed in 2.1s", "14 passing (2s)": a count followed by more of the summary, not "shard 7 failed:"
+    String.raw`\b\d+ (?:passed|failed|failing|passing|errors?|skipped|pending|broken)(?=\s*(?:,|$|\(|in \d|and\b|\|))`,
     String.raw`^\s*(?:=+|-+)?\s*(?:\d+ (?:passed|failed)|short test summary|FAILURES|ERRORS)\b`,
     String.raw`\bTests? (?:run|Suites|Files)?:\s*\d+`,
     String.raw`\b(?:Tests run|Failures|Errors):\s*\d+,`,
@@ -27,7 +28,11 @@ const VERDICT = new RegExp(
   ].join('|'),
 );
 
+// Every verdict pattern needs one of these words; most log lines have none, and this test is cheap.
+const VERDICT_WORD =
+  /pass|fail|ok\b|OK|err|test|build|ran |exit|done|finish|complet|vulnerab|added|install|skipped|pending|broken|___/i;
+
 /** Whether a line carries a decision marker or a run's verdict. */
 export function isVerdict(line: string): boolean {
-  return line.includes(DECISION_MARKER) || VERDICT.test(line);
+  return line.includes(DECISION_MARKER) || (VERDICT_WORD.test(line) && VERDICT.test(line));
 }
