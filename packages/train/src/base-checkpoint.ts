@@ -26,6 +26,21 @@ function candidates(name: string): string[] {
 }
 
 function readBaseVocabulary(dir: string, dims: BertDims): Vocabulary {
+  const tokenizerConfig = join(dir, 'tokenizer_config.json');
+  if (existsSync(tokenizerConfig)) {
+    let lower: unknown;
+    try {
+      lower = (JSON.parse(readFileSync(tokenizerConfig, 'utf8')) as { do_lower_case?: unknown })
+        .do_lower_case;
+    } catch (error) {
+      throw new Error(`${tokenizerConfig}: cannot read a JSON config (${(error as Error).message})`);
+    }
+    // Our tokenizer lower-cases and strips accents, as uncased BERTs expect; a cased vocabulary would be
+    // matched against text it never sees.
+    if (lower === false) {
+      throw new Error(`${tokenizerConfig}: do_lower_case is false; only uncased checkpoints are supported`);
+    }
+  }
   const vocabTxt = join(dir, 'vocab.txt');
   let vocabulary: Vocabulary;
   if (existsSync(vocabTxt)) vocabulary = vocabularyFromText(readFileSync(vocabTxt, 'utf8'));

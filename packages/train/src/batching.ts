@@ -79,30 +79,3 @@ export function tokenCount(lines: readonly EncodedLine[]): number {
   for (const line of lines) n += line.ids.length;
   return n;
 }
-
-/**
- * Per-line score from per-token keep-probabilities: the mean of the top-3 (or all, when fewer) over the
- * line's own pieces, [CLS] and [SEP] excluded; a blank line is scored on its two specials. The codec's
- * TransformerKeepModel aggregates exactly this way, and the spec calls top-3 more robust than a plain mean
- * on mixed-content lines. `rowStart` is where the line's [CLS] sits, `length` counts the specials.
- */
-export function lineScoreTop3(probs: Float32Array, rowStart: number, length: number): number {
-  const from = length > 2 ? rowStart + 1 : rowStart;
-  const to = length > 2 ? rowStart + length - 1 : rowStart + length;
-  let a = -1;
-  let b = -1;
-  let c = -1;
-  for (let i = from; i < to; i++) {
-    const p = probs[i] as number;
-    if (p > a) {
-      c = b;
-      b = a;
-      a = p;
-    } else if (p > b) {
-      c = b;
-      b = p;
-    } else if (p > c) c = p;
-  }
-  const n = Math.min(3, to - from);
-  return n <= 0 ? 0 : (a + (n > 1 ? b : 0) + (n > 2 ? c : 0)) / n;
-}

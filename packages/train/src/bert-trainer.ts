@@ -4,7 +4,6 @@ import {
   DEFAULT_BATCH_SHAPE,
   type EncodedLine,
   lengthGroupedBatches,
-  lineScoreTop3,
   padBatch,
   tokenCount,
 } from './batching.js';
@@ -67,30 +66,6 @@ export interface BertTrainingResult {
   readonly stoppedEarly: boolean;
   /** The keep-bias shift applied after training, when asked for and a dev split exists. */
   readonly calibration?: KeepBiasCalibration;
-}
-
-/** Per-line keep scores (mean of top-3 token probabilities) for encoded lines, in their order. */
-export async function scoreEncodedLines(
-  engine: GradientEngine,
-  params: BertParams,
-  lines: readonly EncodedLine[],
-  shape: BatchShape = DEFAULT_BATCH_SHAPE,
-): Promise<Float32Array> {
-  const indexed = lines.map((line, index) => ({ ...line, index }));
-  const groups = lengthGroupedBatches(indexed, shape);
-  const probs = await engine.keepProbabilities(
-    params,
-    groups.map((g) => padBatch(g)),
-  );
-  const scores = new Float32Array(lines.length);
-  groups.forEach((group, b) => {
-    const p = probs[b] as Float32Array;
-    const seqLen = p.length / group.length;
-    group.forEach((line, r) => {
-      scores[line.index] = lineScoreTop3(p, r * seqLen, line.ids.length);
-    });
-  });
-  return scores;
 }
 
 /** What the dev split says about the current parameters. */

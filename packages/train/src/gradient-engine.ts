@@ -1,5 +1,5 @@
 import type { TokenBatch } from './bert-forward.js';
-import { BertParams } from './bert-params.js';
+import type { BertParams } from './bert-params.js';
 import { batchGradients, batchKeepProbabilities } from './gradient-step.js';
 import { type BackendPreference, ensureBackend } from './tfjs-runtime.js';
 
@@ -67,9 +67,4 @@ export class InProcessGradientEngine implements GradientEngine {
   }
 
   async close(): Promise<void> {}
-}
-
-/** Copies parameters into a fresh BertParams without sharing memory with the caller. */
-export function snapshotParams(params: BertParams): BertParams {
-  return new BertParams(params.dims, params.data.slice());
 }

@@ -6,7 +6,6 @@ export {
   DEFAULT_BATCH_SHAPE,
   type EncodedLine,
   lengthGroupedBatches,
-  lineScoreTop3,
   padBatch,
 } from './batching.js';
 export { type BertDims, bertConfigJson, DEFAULT_DIMS, ID2LABEL, readBertConfig } from './bert-config.js';
@@ -16,7 +15,6 @@ export {
   type BertTrainingOptions,
   type BertTrainingResult,
   type EpochSummary,
-  scoreEncodedLines,
   type TrainingObserver,
   trainBert,
 } from './bert-trainer.js';

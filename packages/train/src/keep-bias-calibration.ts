@@ -5,7 +5,8 @@ export type LineTopLogits = readonly Float32Array[];
 
 /**
  * The top-3 keep log-odds of a line's content tokens ([CLS]/[SEP] excluded unless the line is blank),
- * from per-position keep-probabilities. Log-odds are monotone in the probability, so the top three stay
+ * from per-position keep-probabilities. The line's score is the mean of their sigmoids: the mean of the
+ * top-3 token keep-probabilities, exactly as the codec's TransformerKeepModel scores a line. Log-odds are monotone in the probability, so the top three stay
  * the top three whatever bias is added later.
  */
 export function topKeepLogits(probs: Float32Array, rowStart: number, length: number): Float32Array {

@@ -200,6 +200,13 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
         `kappa ${agreement.kappa.toFixed(3)}`,
     );
   }
+  if (base) {
+    log(
+      `Fine-tuning ${shown(resolve(options.base as string))}: ${base.dims.numLayers} layers, hidden ${base.dims.hiddenSize}, ` +
+        `${base.hadClassifier ? 'its 2-label head' : 'a new 2-label head'}, vocabulary ${data.vocabulary.size}` +
+        (data.sourceIds ? ' (trimmed)' : ''),
+    );
+  }
   let params = startParams(options, data.vocabulary, data.sourceIds, base);
   const threads = options.threads ?? 2;
   const learningRate = options.learningRate ?? (base ? 1e-4 : 1e-3);
@@ -245,7 +252,7 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
   const parityBatch = padBatch(
     parityLines(
       data.test.length > 0
-        ? data.test.map((l) => ({ ids: data.tokenizer.encode(l.text, seqLen), label: 0 }))
+        ? data.test.slice(0, 4000).map((l) => ({ ids: data.tokenizer.encode(l.text, seqLen), label: 0 }))
         : data.train,
     ),
   );

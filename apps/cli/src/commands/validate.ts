@@ -43,7 +43,7 @@ async function openPaths(
   folder: string,
   log: (line: string) => void,
   opened: { close(): Promise<void> }[],
-): Promise<ContextPath[]> {
+): Promise<{ paths: ContextPath[]; keepModel: string }> {
   const keepModel = await loadKeepModel({ ...config.keepModel, fallback: 'salience' }, log);
   const paths: ContextPath[] = [];
   if (which !== 'proxy') {
@@ -55,22 +55,22 @@ async function openPaths(
     const store = await DiskRestoreStore.open({ path: join(folder, 'proxy-store') });
     opened.push(store);
     const wire = await anthropicWirePath({
-        store,
-        startProxy: (upstream) =>
-          startProxy({
-            config,
-            host: '127.0.0.1',
-            port: 0,
-            anthropicUpstream: upstream,
-            store,
-            keepModel,
-            log,
-          }),
+      store,
+      startProxy: (upstream) =>
+        startProxy({
+          config,
+          host: '127.0.0.1',
+          port: 0,
+          anthropicUpstream: upstream,
+          store,
+          keepModel,
+          log,
+        }),
     });
     opened.push(wire); // closed in reverse order: the proxy before its store
     paths.push(wire);
   }
-  return paths;
+  return { paths, keepModel: keepModel.id };
 }
 
 const percent = (fraction: number): string => `${(fraction * 100).toFixed(1)}%`;
@@ -139,9 +139,13 @@ export function registerValidate(program: Command): void {
       const folder = await mkdtemp(join(tmpdir(), 'distil-validate-'));
       const opened: { close(): Promise<void> }[] = [];
       try {
-        const paths = await openPaths(config, given.path, folder, log, opened);
+        const { paths, keepModel } = await openPaths(config, given.path, folder, log, opened);
         const report = await runAdversarialBattery(paths, given.case ? { cases: given.case } : {});
-        process.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderBattery(report));
+        process.stdout.write(
+          flags.json
+            ? `${JSON.stringify({ keepModel, ...report }, null, 2)}\n`
+            : `${renderBattery(report)}keep model: ${keepModel}; throwaway disk stores, removed afterwards\n`,
+        );
         if (!report.holds) process.exitCode = 1;
       } finally {
         for (const resource of opened.reverse()) await resource.close();

@@ -161,7 +161,8 @@ class StreamSplicer {
             indices.set(index, null);
             return null;
           }
-          const mapped = this.#nextIndex++;
+          // Only a spliced or filtered stream needs renumbering; otherwise indices stay the upstream's own.
+          const mapped = this.intercept ? this.#nextIndex++ : index;
           indices.set(index, mapped);
           await this.client.write(
             mapped === index ? raw : namedEvent('content_block_start', { ...data, index: mapped }),
@@ -172,7 +173,12 @@ class StreamSplicer {
         case 'content_block_stop': {
           accumulator.apply(data);
           const mapped = indices.get(data.index as number);
-          if (mapped === null || mapped === undefined) return null;
+          if (mapped === null) return null;
+          if (mapped === undefined) {
+            // A block whose start never came (a malformed upstream) goes out as it came, not dropped.
+            await this.client.write(raw);
+            return null;
+          }
           await this.client.write(
             mapped === data.index ? raw : namedEvent(String(data.type), { ...data, index: mapped }),
           );
@@ -251,8 +257,9 @@ class StreamSplicer {
     stopReason: string | null,
     asIs: boolean,
   ): Promise<void> {
-    if (asIs && last.delta) {
-      await this.client.write(last.delta.raw);
+    if (asIs) {
+      // Nothing was spliced: the client gets the upstream's own message_delta, never one made up for it.
+      if (last.delta) await this.client.write(last.delta.raw);
     } else {
       const data = last.delta?.data ?? {
         type: 'message_delta',

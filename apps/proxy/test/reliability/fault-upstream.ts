@@ -200,7 +200,9 @@ export class FaultUpstream {
 
 /** The SSE events of the normal Anthropic reply to a request for `model` (to build malformed streams from). */
 export function anthropicStream(model: string): string[] {
-  return anthropicEvents({ kind: 'anthropic', content: [{ type: 'text', text: OK_TEXT }] }, 7, { json: { model } });
+  return anthropicEvents({ kind: 'anthropic', content: [{ type: 'text', text: OK_TEXT }] }, 7, {
+    json: { model },
+  });
 }
 
 /** The SSE chunks of the normal Chat Completions reply to a request for `model`, `[DONE]` included. */

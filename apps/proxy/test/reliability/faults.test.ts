@@ -18,7 +18,7 @@ import {
 // directly: the same status, error body and retry-after for HTTP errors, a raised error for a stream that
 // breaks, the same text for a slow success. The proxy never turns an error into a success.
 
-const ANTHROPIC_MODEL = 'claude-sonnet-4-5';
+const ANTHROPIC_MODEL = 'claude-sonnet-4-6';
 const OPENAI_MODEL = 'gpt-4o';
 
 const FAULTS: Readonly<Record<string, Fault>> = {
@@ -32,7 +32,11 @@ const FAULTS: Readonly<Record<string, Fault>> = {
     status: 529,
     body: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
   },
-  'status-503-html': { kind: 'status', status: 503, body: '<html><body>503 Service Unavailable</body></html>' },
+  'status-503-html': {
+    kind: 'status',
+    status: 503,
+    body: '<html><body>503 Service Unavailable</body></html>',
+  },
   'status-429': {
     kind: 'status',
     status: 429,
@@ -48,7 +52,12 @@ const FAULTS: Readonly<Record<string, Fault>> = {
   'anthropic-no-stop': { kind: 'sse', chunks: anthropicStream(ANTHROPIC_MODEL).slice(0, -1) },
   'anthropic-garbage': {
     kind: 'sse',
-    chunks: anthropicStream(ANTHROPIC_MODEL).toSpliced(3, 0, Buffer.from([0xff, 0xfe, 0x0a]), 'not an event\n\n'),
+    chunks: (anthropicStream(ANTHROPIC_MODEL) as (string | Buffer)[]).toSpliced(
+      3,
+      0,
+      Buffer.from([0xff, 0xfe, 0x0a]),
+      'not an event\n\n',
+    ),
   },
   'openai-bad-json': {
     kind: 'sse',
@@ -57,7 +66,12 @@ const FAULTS: Readonly<Record<string, Fault>> = {
   'openai-no-done': { kind: 'sse', chunks: chatStream(OPENAI_MODEL).slice(0, 3) },
   'openai-garbage': {
     kind: 'sse',
-    chunks: chatStream(OPENAI_MODEL).toSpliced(2, 0, Buffer.from([0xff, 0xfe, 0x0a]), 'not an event\n\n'),
+    chunks: (chatStream(OPENAI_MODEL) as (string | Buffer)[]).toSpliced(
+      2,
+      0,
+      Buffer.from([0xff, 0xfe, 0x0a]),
+      'not an event\n\n',
+    ),
   },
 };
 
@@ -71,7 +85,11 @@ async function outcomeOf(call: () => Promise<string>): Promise<Outcome> {
     return { ok: true, text: await call() };
   } catch (error) {
     if (error instanceof Anthropic.APIError || error instanceof OpenAI.APIError) {
-      const { status, error: body, headers } = error as { status?: number; error?: unknown; headers?: Headers };
+      const {
+        status,
+        error: body,
+        headers,
+      } = error as { status?: number; error?: unknown; headers?: Headers };
       return {
         ok: false,
         error: error.constructor.name,
@@ -105,7 +123,10 @@ function call(base: string, mode: Mode, fault: string, options: { timeout?: numb
       const completion = await client.chat.completions.create({ model: OPENAI_MODEL, messages }, { headers });
       return completion.choices[0]?.message.content ?? '';
     }
-    const stream = await client.chat.completions.create({ model: OPENAI_MODEL, messages, stream: true }, { headers });
+    const stream = await client.chat.completions.create(
+      { model: OPENAI_MODEL, messages, stream: true },
+      { headers },
+    );
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     return text;
@@ -115,7 +136,7 @@ function call(base: string, mode: Mode, fault: string, options: { timeout?: numb
 const MODES: readonly Mode[] = ['anthropic-json', 'anthropic-stream', 'openai-json', 'openai-stream'];
 const figures: string[][] = [];
 
-describe('faults injected upstream, relayed to the official SDKs', () => {
+describe('faults injected upstream, relayed to the official SDKs', { timeout: 30_000 }, () => {
   let upstream: FaultUpstream;
   let proxy: RunningProxy;
   const logs: string[] = [];

@@ -69,6 +69,43 @@ describe('foldTemplateRuns', () => {
   });
 });
 
+describe('group folds and block references', () => {
+  it('folds a group of lines that repeats as a unit', () => {
+    const pairs = Array.from({ length: 4 }, (_, i) => [
+      `Downloading: https://repo/maven/lib${i}/1.${i}/lib${i}-1.${i}.jar`,
+      `Downloaded: https://repo/maven/lib${i}/1.${i}/lib${i}-1.${i}.jar (${i + 3} KB at ${i + 10}.5 KB/sec)`,
+    ]);
+    const lines = ['Sonar', ...pairs.flat()];
+    const folded = foldLogLines(lines);
+    expect(folded[1]).toBe('[4 repeats of the next 2 lines; one row of values per repeat follows]');
+    expect(folded[2]).toBe('Downloading: https://repo/maven/<*>.jar');
+    expect(unfoldLines(folded)).toStrictEqual(lines);
+  });
+
+  it('points back to a block of lines seen earlier', () => {
+    const report = [
+      'Tests run: 5, Failures: 1, Errors: 0, Skipped: 0',
+      'FAILED testParse(ParserTest)',
+      'expected <1> but was <2>',
+      'at ParserTest.java:42',
+    ];
+    const lines = ['first run', ...report, 'retrying the failed tests once more', ...report, 'done'];
+    const folded = foldLogLines(lines);
+    expect(folded).toContain('[the 4 lines starting "Tests run: 5, Failures: " again]');
+    expect(unfoldLines(folded)).toStrictEqual(lines);
+  });
+
+  it('never points into protected lines', () => {
+    const block = ['alpha one two three', 'beta four five six', 'gamma seven eight nine'];
+    const lines = [...block, 'x', ...block];
+    const protect = new Uint8Array(lines.length);
+    protect[5] = 1;
+    const folded = foldLogLines(lines, { protect });
+    expect(folded).toContain('beta four five six');
+    expect(unfoldLines(folded)).toStrictEqual(lines);
+  });
+});
+
 describe('foldRepeats', () => {
   it('folds identical consecutive lines', () => {
     const lines = [
@@ -111,9 +148,17 @@ describe('fold round trip (property)', () => {
   const line = fc
     .array(fc.tuple(word, space), { maxLength: 4 })
     .chain((parts) => fc.constantFrom('', ' ').map((lead) => lead + parts.map(([w, s]) => w + s).join('')));
-  const lines = fc.array(fc.oneof(line, fc.constantFrom('same line', 'same line', '[3 lines: t]')), {
-    maxLength: 12,
-  });
+  const single = fc.oneof(
+    line,
+    fc.constantFrom('same line', 'same line', '[3 lines: t]', '[the 3 lines starting "x" again]'),
+  );
+  // Blocks that come back (for back-references) and pairs that alternate (for group folds).
+  const chunk = fc.oneof(
+    single.map((l) => [l]),
+    fc.array(single, { minLength: 3, maxLength: 4 }).map((b) => [...b, 'z', ...b]),
+    fc.tuple(single, single).map(([a, b]) => [a, b, a, b, a, b]),
+  );
+  const lines = fc.array(chunk, { maxLength: 4 }).map((chunks) => chunks.flat());
 
   it('unfold(fold(lines)) gives back the lines byte for byte, with or without protection', () => {
     fc.assert(

@@ -1,5 +1,5 @@
-import { freeSeparator, type RunTemplate, runTemplate, templateOf, tokenCount } from './run-template.js';
-import { mineTemplates } from './template-miner.js';
+import { BLOCK_REF_HEADER, BlockIndex, expandBlockRef } from './block-refs.js';
+import { freeSeparator, type RunTemplate, runTemplate, templateOf } from './run-template.js';
 
 /**
  * Folding runs of log lines, exactly reversibly (spec: template mining, "collapses a run into one template
@@ -10,6 +10,7 @@ import { mineTemplates } from './template-miner.js';
  *   variable in TEMPLATE; each row holds one line's variables in order, separated by `|` (or by the
  *   character named in `[N lines, cells split by "¦": …]` when a value contains `|`).
  * - `[repeated N×] LINE`: LINE, N times in a row.
+ * - `[the N lines starting "PREFIX" again]`: a block of N lines that appeared earlier (block-refs.ts).
  * - `[N repeats of the next P lines; one row of values per repeat follows]`, then P template lines, then N
  *   rows: a group of P consecutive lines that repeats N times as a unit (a `Downloading` / `Downloaded`
  *   pair, a report block); each row holds the variables of one repeat, all P lines in order.
@@ -27,12 +28,14 @@ export interface FoldOptions {
   readonly protect?: Uint8Array;
   /** Shortest run that folds: default 3 for template runs, 2 for repeated lines. */
   readonly minRun?: number;
-  /** Cluster per line when the caller already mined templates (else mined here). */
+  /** Template per line, when the caller mined them: lines of one template then also fold together. */
   readonly clusterOf?: Int32Array;
 }
 
-const HEADER_LIKE = /^\\*\[(?:\d+ lines[:,]|repeated \d+×\]|\d+ repeats of the next )/;
-const ESCAPED_HEADER = /^\\+\[(?:\d+ lines[:,]|repeated \d+×\]|\d+ repeats of the next )/;
+const HEADER_LIKE =
+  /^\\*\[(?:\d+ lines[:,]|repeated \d+×\]|\d+ repeats of the next |the \d+ lines starting ")/;
+const ESCAPED_HEADER =
+  /^\\+\[(?:\d+ lines[:,]|repeated \d+×\]|\d+ repeats of the next |the \d+ lines starting ")/;
 const GROUP_HEADER =
   /^\[(\d+) repeats of the next (\d+) lines; one row of values per repeat follows(?:, cells split by "(.)")?\]$/;
 const TEMPLATE_HEADER = /^\[(\d+) lines(?:, cells split by "(.)")?: (.*)\]$/s;
@@ -67,13 +70,28 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
   const free = (k: number): boolean => protect === undefined || protect[k] !== 1;
   const minRun = Math.max(2, options.minRun ?? 3);
   const minRepeat = Math.max(2, options.minRun ?? 2);
-  const clusterOf = options.templates ? (options.clusterOf ?? mineTemplates(lines).clusterOf) : undefined;
-  const tokens = clusterOf === undefined ? undefined : Int32Array.from(lines, tokenCount);
-  // Two lines belong in one template when they have the same token count and the same mined template, or
-  // agree on at least half of their tokens position by position (a fold is exact either way; the template
-  // only has to be worth it, which the length check decides).
-  const alike = (a: number, b: number): boolean =>
-    tokens![a] === tokens![b] && (clusterOf![a] === clusterOf![b] || sharesHalf(lines[a]!, lines[b]!));
+  const templates = options.templates;
+  const clusterOf = options.clusterOf;
+
+  const blocks = templates ? new BlockIndex(lines, free) : undefined;
+  // Two lines fold into one template when they have the same token count and agree on at least half of
+  // their tokens position by position, or (when the caller mined templates) share a template. A fold is
+  // exact either way; it only has to be worth it, which the length check decides. Not mining here keeps
+  // folding fast: the token comparison finds the same runs on real logs.
+  const hashes = templates ? new TokenHashes(lines) : undefined;
+  const compare = (a: number, b: number): boolean =>
+    hashes!.count(a) === hashes!.count(b) &&
+    ((clusterOf !== undefined && clusterOf[a] === clusterOf[b]) || hashes!.sharesHalf(a, b));
+  // Answers for pairs `distance` apart are memoised: the run and period scans of neighbouring positions
+  // ask about the same pairs.
+  const memo = templates ? Array.from({ length: MAX_PERIOD + 1 }, () => new Int8Array(n)) : [];
+  const alike = (a: number, b: number): boolean => {
+    const d = b - a;
+    if (d > MAX_PERIOD) return compare(a, b);
+    const row = memo[d]!;
+    if (row[b] === 0) row[b] = compare(a, b) ? 1 : 2;
+    return row[b] === 1;
+  };
   const out: string[] = [];
   let i = 0;
   while (i < n) {
@@ -82,8 +100,10 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
       i++;
       continue;
     }
+    // A block seen earlier: one reference line, when it covers at least what a fold here would.
+    const ref = blocks?.find(i);
     let end = i + 1;
-    if (clusterOf !== undefined) {
+    if (templates) {
       // A run of one template, and the best run of a group of `period` lines repeating as a unit.
       while (end < n && free(end) && alike(i, end)) end++;
       let period = 1;
@@ -100,6 +120,11 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
           repeats = reps;
         }
       }
+      if (ref != null && ref.length >= period * repeats && ref.line.length < lengthOf(lines, i, ref.length)) {
+        out.push(ref.line);
+        i += ref.length;
+        continue;
+      }
       if (period > 1) {
         const group = groupFold(lines, i, period, repeats);
         if (group !== null && foldedSize(group) < lengthOf(lines, i, period * repeats)) {
@@ -107,6 +132,9 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
           i += period * repeats;
           continue;
         }
+        // Not worth it: the whole region goes out line by line (scanning it again from each of its lines
+        // would make a long unfoldable region quadratic).
+        end = Math.max(end, i + period * repeats);
       } else if (end - i >= minRun && !allSame(lines, i, end)) {
         const folded = runTemplate(lines, i, end - i);
         if (folded !== null && foldedLength(folded) < lengthOf(lines, i, end - i)) {
@@ -153,7 +181,10 @@ function groupFold(lines: readonly string[], from: number, period: number, repea
   const separator = freeSeparator(slots);
   if (separator === null) return null;
   const split = separator === '|' ? '' : `, cells split by "${separator}"`;
-  const out = [`[${repeats} repeats of the next ${period} lines; one row of values per repeat follows${split}]`, ...templates];
+  const out = [
+    `[${repeats} repeats of the next ${period} lines; one row of values per repeat follows${split}]`,
+    ...templates,
+  ];
   if (slots.length > 0) {
     for (let r = 0; r < repeats; r++) out.push(slots.map((values) => values[r]!).join(separator));
   }
@@ -166,13 +197,70 @@ function foldedSize(folded: readonly string[]): number {
   return total;
 }
 
-/** Do two lines of equal token count agree on at least half of their tokens, position by position? */
-function sharesHalf(a: string, b: string): boolean {
-  const ta = a.split(/\s+/);
-  const tb = b.split(/\s+/);
-  let same = 0;
-  for (let k = 0; k < ta.length; k++) if (ta[k] === tb[k]) same++;
-  return same * 2 >= ta.length;
+/**
+ * Every line's tokens hashed once (FNV-1a, 32 bits), so comparing two lines token by token is comparing
+ * numbers. A collision only makes two lines look more alike; folds stay exact either way.
+ */
+class TokenHashes {
+  private readonly hashes: Int32Array;
+  private readonly starts: Int32Array;
+
+  constructor(lines: readonly string[]) {
+    this.starts = new Int32Array(lines.length + 1);
+    let hashes: Int32Array<ArrayBuffer> = new Int32Array(Math.max(16, lines.length * 16));
+    let at = 0;
+    for (let k = 0; k < lines.length; k++) {
+      this.starts[k] = at;
+      const line = lines[k]!;
+      let h = 0;
+      let inToken = false;
+      for (let i = 0; i < line.length; i++) {
+        const c = line.charCodeAt(i);
+        if (c === 32 || c === 9 || c === 11 || c === 12 || c === 13 || c === 0xa0) {
+          if (inToken) {
+            if (at === hashes.length) hashes = grow(hashes);
+            hashes[at++] = h;
+          }
+          inToken = false;
+        } else {
+          if (!inToken) h = 0x811c9dc5;
+          h = Math.imul(h ^ c, 0x01000193);
+          inToken = true;
+        }
+      }
+      if (inToken) {
+        if (at === hashes.length) hashes = grow(hashes);
+        hashes[at++] = h;
+      }
+    }
+    this.starts[lines.length] = at;
+    this.hashes = hashes;
+  }
+
+  /** Number of tokens on line `k`. */
+  count(k: number): number {
+    return this.starts[k + 1]! - this.starts[k]!;
+  }
+
+  /** Do lines `a` and `b` (same token count) agree on at least half of their tokens, position by position? */
+  sharesHalf(a: number, b: number): boolean {
+    const sa = this.starts[a]!;
+    const sb = this.starts[b]!;
+    const count = this.starts[a + 1]! - sa;
+    const need = (count + 1) >> 1;
+    let same = 0;
+    for (let k = 0; k < count; k++) {
+      if (this.hashes[sa + k] === this.hashes[sb + k] && ++same >= need) return true;
+      if (k + 1 - same > count - need) return false;
+    }
+    return same >= need;
+  }
+}
+
+function grow(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }
 
 function allSame(lines: readonly string[], from: number, to: number): boolean {
@@ -230,6 +318,12 @@ export function unfoldLines(folded: readonly string[]): string[] {
       i++;
       continue;
     }
+    const ref = BLOCK_REF_HEADER.exec(line);
+    if (ref !== null) {
+      expandBlockRef(out, Number(ref[1]), ref[2]!);
+      i++;
+      continue;
+    }
     const group = GROUP_HEADER.exec(line);
     if (group !== null) {
       i = unfoldGroup(folded, i, Number(group[1]), Number(group[2]), group[3] ?? '|', out);
@@ -271,16 +365,19 @@ function unfoldGroup(
   out: string[],
 ): number {
   const templates = folded.slice(at + 1, at + 1 + period).map((t) => t.split('<*>'));
-  if (templates.length !== period) throw new Error(`fold: ${period} template lines announced at line ${at + 1}`);
+  if (templates.length !== period)
+    throw new Error(`fold: ${period} template lines announced at line ${at + 1}`);
   const slots = templates.reduce((sum, t) => sum + t.length - 1, 0);
   const rowsAt = at + 1 + period;
   for (let r = 0; r < repeats; r++) {
     let values: string[] = [];
     if (slots > 0) {
       const row = folded[rowsAt + r];
-      if (row === undefined) throw new Error(`fold: ${repeats} rows announced at line ${at + 1}, input ended`);
+      if (row === undefined)
+        throw new Error(`fold: ${repeats} rows announced at line ${at + 1}, input ended`);
       values = slots === 1 ? [row] : row.split(separator);
-      if (values.length !== slots) throw new Error(`fold: row ${r + 1} after line ${at + 1} has ${values.length} values, not ${slots}`);
+      if (values.length !== slots)
+        throw new Error(`fold: row ${r + 1} after line ${at + 1} has ${values.length} values, not ${slots}`);
     }
     let v = 0;
     for (const constants of templates) {

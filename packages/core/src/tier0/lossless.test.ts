@@ -11,10 +11,16 @@ const log = `${Array.from(
 
 describe('losslessEncode', () => {
   it('folds a log and decodes it byte for byte', () => {
-    const encoded = losslessEncode(log, 'log');
+    const encoded = losslessEncode(log, 'log', undefined, { volatile: false });
     expect(encoded.transforms).toStrictEqual(['fold-lines']);
     expect(encoded.exact).toBe(true);
     expect(encoded.text.length).toBeLessThan(log.length * 0.7);
+    expect(losslessDecode(encoded.text, encoded.transforms)).toBe(log);
+  });
+
+  it('lifts timestamps by default when that pays, keeping every line recognisable', () => {
+    const encoded = losslessEncode(log, 'log');
+    expect(encoded.transforms).toStrictEqual(['volatile', 'fold-lines']);
     expect(losslessDecode(encoded.text, encoded.transforms)).toBe(log);
   });
 
@@ -30,17 +36,18 @@ describe('losslessEncode', () => {
     const protect = new Uint8Array(lines.length);
     protect[5] = 1;
     const encoded = losslessEncode(log, 'tool_output', protect);
+    expect(encoded.transforms).toContain('volatile');
     expect(encoded.text.split('\n')).toContain(lines[5]);
     expect(losslessDecode(encoded.text, encoded.transforms)).toBe(log);
   });
 
   it('keeps CRLF line endings, and mixed endings with every \\r where it was', () => {
     const crlf = log.replaceAll('\n', '\r\n');
-    const encoded = losslessEncode(crlf, 'log');
+    const encoded = losslessEncode(crlf, 'log', undefined, { volatile: false });
     expect(encoded.transforms).toStrictEqual(['fold-lines-crlf']);
     expect(losslessDecode(encoded.text, encoded.transforms)).toBe(crlf);
     const mixed = `${log}progress 10%\rprogress 20%\rprogress 30%\r\nb\r\n`;
-    const folded = losslessEncode(mixed, 'log');
+    const folded = losslessEncode(mixed, 'log', undefined, { volatile: false });
     expect(folded.transforms).toStrictEqual(['fold-lines']);
     expect(losslessDecode(folded.text, folded.transforms)).toBe(mixed);
   });
@@ -108,9 +115,11 @@ describe('losslessEncode', () => {
       fc.property(
         text,
         fc.constantFrom('log', 'tool_output') as fc.Arbitrary<'log' | 'tool_output'>,
-        fc.boolean(),
-        (t, kind, volatile) => {
-          const encoded = losslessEncode(t, kind, undefined, { volatile, minRun: 2 });
+        fc.constantFrom(true, false, 'auto') as fc.Arbitrary<boolean | 'auto'>,
+        fc.array(fc.boolean(), { maxLength: 12 }),
+        (t, kind, volatile, bits) => {
+          const protect = bits.length > 0 ? Uint8Array.from(bits, (b) => (b ? 1 : 0)) : undefined;
+          const encoded = losslessEncode(t, kind, protect, { volatile, minRun: 2 });
           expect(losslessDecode(encoded.text, encoded.transforms)).toBe(t);
         },
       ),

@@ -13,8 +13,8 @@ import {
  * Tier 0 as one call: the lossless transforms that apply to a block's kind, in the order that works.
  * - json (and schema): canonical JSON (key order — not byte-invertible), then columnar record tables;
  * - log and tool_output: template runs and repeated lines folded (line-fold.ts), protected lines verbatim;
- * - volatile-field extraction when asked (`volatile: true`), last: it is about cache stability, not size
- *   (it costs a few tokens), so the caller decides.
+ * - volatile-field extraction (timestamps, UUIDs, ids lifted into a trailing table): by default for logs
+ *   and tool output when it makes the text shorter (`volatile: 'auto'`); always with `volatile: true`.
  * Other kinds (source, diff, doc, chat) are left alone unless `volatile` is set: folding similar code or
  * prose lines would hurt reading more than it saves.
  */
@@ -39,8 +39,13 @@ const FOLD_SEPARATOR: Readonly<Record<string, string>> = {
 
 /** Options for {@link losslessEncode}. */
 export interface LosslessOptions {
-  /** Lift volatile fields (timestamps, UUIDs, ids) into a trailing table. Default false. */
-  readonly volatile?: boolean;
+  /**
+   * Lift volatile fields (timestamps, UUIDs, ids) into a trailing table: `true` always (JWTs and request
+   * ids too); `'auto'` (the default for logs and tool output) when that makes the text shorter, lifting
+   * only values a time/UUID/id masker would hide, so every line stays recognisable; `false` never (the
+   * default for other kinds).
+   */
+  readonly volatile?: boolean | 'auto';
   /** Shortest run that folds (see line-fold.ts). */
   readonly minRun?: number;
 }
@@ -82,18 +87,64 @@ export function losslessEncode(
       }
     } else lineKind = true;
   }
-  let fields: string[] = [];
-  if (options.volatile === true) {
-    const extracted = extractVolatile(out);
-    if (extracted.fields.length > 0) {
-      out = extracted.stable;
-      fields = extracted.fields;
-      transforms.push('volatile');
+  const volatile = options.volatile ?? (lineKind ? 'auto' : false);
+  const done = (chosen: { text: string; transforms: LosslessTransform[] }): LosslessResult => ({
+    text: chosen.text,
+    transforms: [...transforms, ...chosen.transforms],
+    exact,
+  });
+  if (volatile !== false) {
+    const keepAt = lineKind && protect !== undefined ? protectedOffsets(out, protect) : undefined;
+    const extracted = extractVolatile(out, { tokensAndRequestIds: volatile === true, keepAt });
+    // 'auto': lift when the values removed outweigh the table they go to (consecutive timestamps write
+    // as short tails there); the folds after it only gain from the lines becoming more alike.
+    if (extracted.fields.length > 0 && (volatile === true || liftingPays(extracted.fields))) {
+      return done(finishLines(extracted.stable, extracted.fields, lineKind, protect, options.minRun));
     }
   }
+  return done(finishLines(out, [], lineKind, protect, options.minRun));
+}
+
+/** A test for "this offset is on a protected line" (lines end at `\r\n`, `\r` or `\n`). */
+function protectedOffsets(text: string, protect: Uint8Array): (offset: number) => boolean {
+  const starts: number[] = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+  }
+  return (offset) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return protect[lo] === 1;
+  };
+}
+
+function liftingPays(fields: readonly string[]): boolean {
+  let removed = 0;
+  for (const f of fields) removed += f.length - 1;
+  let table = 0;
+  for (const line of formatVolatileTable(fields)) table += line.length + 1;
+  return removed > table;
+}
+
+/** Folds the lines (for line kinds) and appends the table of lifted values, if any. */
+function finishLines(
+  text: string,
+  fields: readonly string[],
+  lineKind: boolean,
+  protect: Uint8Array | undefined,
+  minRun: number | undefined,
+): { text: string; transforms: LosslessTransform[] } {
+  let out = text;
+  const transforms: LosslessTransform[] = fields.length > 0 ? ['volatile'] : [];
   let separator: string | null = null;
   if (lineKind) {
-    const folded = foldText(out, protect, options.minRun);
+    const folded = foldText(out, protect, minRun);
     if (folded !== null) {
       out = folded.text;
       transforms.push(folded.transform);
@@ -104,7 +155,7 @@ export function losslessEncode(
     const term = separator ?? terminatorOf(out) ?? '\n';
     out = `${out}${term}${formatVolatileTable(fields).join(term)}`;
   }
-  return { text: out, transforms, exact };
+  return { text: out, transforms };
 }
 
 /**
@@ -159,14 +210,18 @@ function foldText(
   minRun: number | undefined,
 ): { text: string; transform: LosslessTransform } | null {
   const term = terminatorOf(text);
-  const transform: LosslessTransform = term === '\r\n' ? 'fold-lines-crlf' : term === '\r' ? 'fold-lines-cr' : 'fold-lines';
+  const transform: LosslessTransform =
+    term === '\r\n' ? 'fold-lines-crlf' : term === '\r' ? 'fold-lines-cr' : 'fold-lines';
   const separator = FOLD_SEPARATOR[transform]!;
   const lines = text.split(separator);
   // A trailing terminator leaves an empty last line: it stays out of the folds and goes back as it came.
   const trailing = lines.length > 1 && lines[lines.length - 1] === '';
   if (trailing) lines.pop();
   if (lines.length < 2) return null;
-  const mapped = protect === undefined || transform !== 'fold-lines' || !text.includes('\r') ? protect : remapProtect(lines, protect);
+  const mapped =
+    protect === undefined || transform !== 'fold-lines' || !text.includes('\r')
+      ? protect
+      : remapProtect(lines, protect);
   const folded = foldLogLines(lines, { protect: mapped, minRun });
   const out = folded.join(separator) + (trailing ? separator : '');
   return out.length < text.length ? { text: out, transform } : null;

@@ -84,8 +84,8 @@ function classOf(code: number): number {
 }
 
 function isWord(code: number): boolean {
-  const k = classOf(code);
-  return k === LETTER || k === DIGIT;
+  // charCodeAt past the end gives NaN: not a word character.
+  return code < 128 ? (FLAGS[code]! & F_WORD) !== 0 : !Number.isNaN(code) && classOf(code) === LETTER;
 }
 
 function isAsciiLetter(code: number): boolean {
@@ -118,15 +118,15 @@ function packedSet(words: string): ReadonlySet<number> {
 }
 
 /** Words that are values wherever they stand: calendar names and literals. */
-const VALUE_WORDS = packedSet(
+const VALUE_WORD_LIST =
   'jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june july august ' +
-    'september october november december mon tue wed thu fri sat sun monday tuesday wednesday thursday ' +
-    'friday saturday sunday true false null none nil undefined nan',
-);
+  'september october november december mon tue wed thu fri sat sun monday tuesday wednesday thursday ' +
+  'friday saturday sunday true false null none nil undefined nan';
+const VALUE_WORDS = packedSet(VALUE_WORD_LIST);
 /** Units that follow a number: `1.17 KB`, `<1 sec` are one variable, not a variable and a word. */
-const UNIT_WORDS = packedSet(
-  'b kb mb gb tb pb kib mib gib tib byte bytes ms us ns s sec secs second seconds min mins minute minutes h hr hrs hour hours',
-);
+const UNIT_WORD_LIST =
+  'b kb mb gb tb pb kib mib gib tib byte bytes ms us ns s sec secs second seconds min mins minute minutes h hr hrs hour hours';
+const UNIT_WORDS = packedSet(UNIT_WORD_LIST);
 /** File extensions: `chrome.exe`, `cbscore.dll` name things (variables) although they have no digit. */
 const FILE_EXTENSIONS = packedSet(
   'exe dll so dylib jar war class py pyc js mjs cjs ts tsx jsx java kt go rs rb php c cc cpp h hpp cs sh bat ps ' +
@@ -138,10 +138,60 @@ const TOP_LEVEL_DOMAINS = packedSet(
   'com net org edu gov mil int io co uk de fr jp cn ru br in it nl au ca es info biz local lan internal',
 );
 
-let marks = new Uint8Array(256);
-/** Memo of the detailed pass: mixed tokens (component names, hosts, keys) repeat from line to line. */
-const detailCache = new Map<string, string>();
-const DETAIL_CACHE_LIMIT = 65_536;
+/**
+ * Quick filter for the word lists: `[first letter × 16 + token length]` is 1 when some listed word with
+ * that first letter fits a token of that length (the word plus up to two punctuation marks).
+ */
+const LISTED_SHAPES = new Uint8Array(26 * 16);
+for (const words of [VALUE_WORD_LIST, UNIT_WORD_LIST]) {
+  for (const w of words.split(' ')) {
+    for (let len = w.length; len <= Math.min(12, w.length + 2); len++)
+      LISTED_SHAPES[(w.charCodeAt(0) - 97) * 16 + len] = 1;
+  }
+}
+
+/** Per-character marks of the detailed pass (1 = variable); grown for long tokens. */
+let marks = new Uint8Array(1024);
+
+/** Marks `[from, to)` (a plain loop: TypedArray.fill has a call cost that dominates on short tokens). */
+function mark(m: Uint8Array, from: number, to: number): void {
+  for (let k = from; k < to; k++) m[k] = 1;
+}
+
+/**
+ * Memo of the detailed pass, keyed by a token's shape: the token with every digit read as `0`. The pass
+ * masks every word that holds a digit and decides everything else from letters, punctuation and word
+ * lengths, so tokens of one shape (`blk_-1608999687919862906`, `sshd[24200]:`, `R02-M1-N0-C:J12-U11`) get
+ * the same skeleton and the pass runs once per shape. Keyed by a hash of the shape; an entry keeps the
+ * shape and is used only when the token matches it (a hash collision just misses).
+ */
+const shapeCache = new Map<number, { readonly shape: string; readonly skeleton: string }>();
+const SHAPE_CACHE_LIMIT = 65_536;
+
+function detailedSkeleton(line: string, start: number, end: number, seen: number): string {
+  let h = 0x811c9dc5;
+  for (let j = start; j < end; j++) {
+    const c = line.charCodeAt(j);
+    h = Math.imul(h ^ (c >= 48 && c <= 57 ? 48 : c), 0x01000193);
+  }
+  h = (h ^ (end - start)) >>> 0;
+  const hit = shapeCache.get(h);
+  if (hit !== undefined && hit.shape.length === end - start) {
+    const shape = hit.shape;
+    let k = 0;
+    while (k < shape.length) {
+      const c = line.charCodeAt(start + k);
+      if ((c >= 48 && c <= 57 ? 48 : c) !== shape.charCodeAt(k)) break;
+      k++;
+    }
+    if (k === shape.length) return hit.skeleton;
+  }
+  const shape = (seen & F_DIGIT) !== 0 ? line.slice(start, end).replace(/[0-9]/g, '0') : line.slice(start, end);
+  const skeleton = maskToken(shape, seen);
+  if (shapeCache.size >= SHAPE_CACHE_LIMIT) shapeCache.clear();
+  shapeCache.set(h, { shape, skeleton });
+  return skeleton;
+}
 
 /**
  * The skeleton of a line: tokens separated by single spaces, variable parts replaced by {@link MASK}.
@@ -197,25 +247,25 @@ export function skeletonOf(line: string): string {
         continue;
       }
     }
-    // One cheap scan to the token's end: which classes occur, and whether a `=`, `.`, `/` or `:` has a
-    // word character after it (`a.b`, `k=v`) rather than only ending the token (`done.`, `Old:`).
+    // One tight scan to the token's end, collecting which character classes occur.
     let seen = 0;
-    let special = 0; // 1 after a special character, 2 once a word character followed one
     while (true) {
       seen |= f;
-      if ((f & F_SPECIAL) !== 0) {
-        if (special === 0) special = 1;
-      } else if (special === 1 && (f & F_WORD) !== 0) special = 2;
       if (++i >= n) break;
       code = line.charCodeAt(i);
       f = code < 128 ? FLAGS[code]! : flagsOf(code);
       if ((f & F_END) !== 0) break;
     }
     const end = i;
-    if ((seen & F_DIGIT) === 0 && special !== 2) {
+    // A `=`, `.`, `/` or `:` matters only with a word character after it (`a.b`, `k=v`), not when it
+    // just ends the token (`done.`, `Old:`).
+    if ((seen & F_DIGIT) === 0 && ((seen & F_SPECIAL) === 0 || !specialInside(line, start, end))) {
       // Plain words: kept, unless a calendar word, a literal, or the unit of the number before.
-      if ((seen & F_LETTER) !== 0 && end - start <= 12) {
-        // The token's one ASCII word, if it has exactly one: `Dec`, `(true)`, `KB)`.
+      let first = start;
+      while (first < end && !isAsciiLetter(line.charCodeAt(first))) first++;
+      const c0 = line.charCodeAt(first) | 32;
+      if (end - start <= 12 && first < end && LISTED_SHAPES[(c0 - 97) * 16 + end - start] === 1) {
+        // The token's one ASCII word, if it has exactly one: `Dec`, `true,`, `KB)`.
         let ws = start;
         while (ws < end && !isAsciiLetter(line.charCodeAt(ws))) ws++;
         let we = ws;
@@ -252,38 +302,49 @@ export function skeletonOf(line: string): string {
       while (p < end && !isDigit(line.charCodeAt(p))) p++;
       let q = end;
       while (q > p && !isDigit(line.charCodeAt(q - 1))) q--;
-      if (
-        p > start &&
-        classOf(line.charCodeAt(p - 1)) === SIGN &&
-        (p - 1 === start || !isWord(line.charCodeAt(p - 2)))
-      ) {
+      if (p > start && isSign(line.charCodeAt(p - 1)) && (p - 1 === start || !isWord(line.charCodeAt(p - 2))))
         p--;
-      }
       out += line.slice(copyFrom, p) + MASK;
       copyFrom = q;
       lastWasMask = q === end;
       prevEnd = end;
       continue;
     }
-    let token: string;
-    if ((seen & F_DIGIT) !== 0) {
-      // Digit-bearing mixed tokens (`blk_-123`, `node-246`, hex ids) rarely repeat: no memo.
-      token = maskToken(line.slice(start, end), seen);
-    } else {
-      const raw = line.slice(start, end);
-      const cached = detailCache.get(raw);
-      if (cached !== undefined) token = cached;
-      else {
-        token = maskToken(raw, seen);
-        if (detailCache.size >= DETAIL_CACHE_LIMIT) detailCache.clear();
-        detailCache.set(raw, token);
-      }
-    }
+    const token = detailedSkeleton(line, start, end, seen);
     out += copyFrom < start ? line.slice(copyFrom, start) + token : token;
     copyFrom = prevEnd = end;
     lastWasMask = token.charCodeAt(token.length - 1) === 0;
   }
   return copyFrom < prevEnd ? out + line.slice(copyFrom, prevEnd) : out;
+}
+
+/** Does a word character follow a `=`, `.`, `/` or `:` somewhere in the token? */
+function specialInside(line: string, start: number, end: number): boolean {
+  let afterSpecial = false;
+  for (let j = start; j < end; j++) {
+    const c = line.charCodeAt(j);
+    const f = c < 128 ? FLAGS[c]! : F_LETTER;
+    if ((f & F_SPECIAL) !== 0) afterSpecial = true;
+    else if (afterSpecial && (f & F_WORD) !== 0) return true;
+  }
+  return false;
+}
+
+function isJoinerOrSign(code: number): boolean {
+  // . : / , _ - +
+  return (
+    code === 46 || code === 58 || code === 47 || code === 44 || code === 95 || code === 45 || code === 43
+  );
+}
+
+/** Cheap pre-check before packing a word: does any listed word start with its letter at its length? */
+function mayBeListed(text: string, start: number, end: number): boolean {
+  const c = text.charCodeAt(start) | 32;
+  return c >= 97 && c <= 122 && end - start <= 12 && LISTED_SHAPES[(c - 97) * 16 + end - start] === 1;
+}
+
+function isSign(code: number): boolean {
+  return code === 45 || code === 43;
 }
 
 /** Is the ASCII word `text[start, end)` in the packed word list? Words longer than 10 never are. */
@@ -332,7 +393,8 @@ function groupSkeleton(line: string, start: number, end: number): string {
 function maskToken(token: string, seen: number): string {
   const len = token.length;
   if (marks.length < len) marks = new Uint8Array(Math.max(len, marks.length * 2));
-  marks.fill(0, 0, len);
+  const m = marks;
+  for (let k = 0; k < len; k++) m[k] = 0;
 
   // Words: digit-bearing ones, hex groups glued to them, calendar words and literals.
   let wordCount = 0;
@@ -360,14 +422,21 @@ function maskToken(token: string, seen: number): string {
     wordCount++;
     wordChars += j - ws;
     let masked = hasDigit || (allHex && j - ws >= 8);
-    if (!masked && allHex && ws - prevMaskedEnd === 1 && classOf(token.charCodeAt(ws - 1)) >= JOINER)
+    if (!masked && allHex && ws - prevMaskedEnd === 1 && isJoinerOrSign(token.charCodeAt(ws - 1)))
       masked = true;
-    if (!masked && j - ws >= 3 && j - ws <= 9 && VALUE_WORDS.has(packWord(token, ws, j))) masked = true;
+    if (
+      !masked &&
+      j - ws >= 3 &&
+      j - ws <= 9 &&
+      mayBeListed(token, ws, j) &&
+      VALUE_WORDS.has(packWord(token, ws, j))
+    ) {
+      masked = true;
+    }
     if (masked) {
       let s = ws;
-      if (s > 0 && classOf(token.charCodeAt(s - 1)) === SIGN && (s < 2 || !isWord(token.charCodeAt(s - 2))))
-        s--;
-      marks.fill(1, s, j);
+      if (s > 0 && isSign(token.charCodeAt(s - 1)) && (s < 2 || !isWord(token.charCodeAt(s - 2)))) s--;
+      mark(m, s, j);
       maskedWordChars += j - ws;
       prevMaskedEnd = j;
     }
@@ -388,7 +457,7 @@ function maskToken(token: string, seen: number): string {
         if (c === 44 || c === 59 || c === 38 || c === 41 || c === 93 || c === 125) break;
         e++;
       }
-      if (e > q + 2) marks.fill(1, q + 1, e);
+      if (e > q + 2) mark(m, q + 1, e);
     }
   }
 
@@ -400,7 +469,7 @@ function maskToken(token: string, seen: number): string {
       while (s > 0 && isWord(token.charCodeAt(s - 1))) s--;
       let e = len;
       while (e > s && !isWord(token.charCodeAt(e - 1)) && token.charCodeAt(e - 1) !== 47) e--;
-      marks.fill(1, s, e);
+      mark(m, s, e);
     }
     markNamesAndPaths(token, len);
   }
@@ -414,7 +483,7 @@ function maskToken(token: string, seen: number): string {
     while (e > s && !isWord(token.charCodeAt(e - 1))) e--;
     let joined = true;
     for (let k = s; k < e && joined; k++) if (classOf(token.charCodeAt(k)) === OTHER) joined = false;
-    if (joined && !hasColonKey(token, len)) marks.fill(1, s, e);
+    if (joined && !hasColonKey(token, len)) mark(m, s, e);
   }
   return printMarked(token, len);
 }
@@ -469,7 +538,7 @@ function markNamesAndPaths(token: string, len: number): void {
     if (name) {
       let e = j;
       while (e > s && !isWord(token.charCodeAt(e - 1)) && token.charCodeAt(e - 1) !== 47) e--;
-      marks.fill(1, s, e);
+      mark(marks, s, e);
     }
     if (j === s) j++;
   }

@@ -39,29 +39,39 @@ const KEYED_REQUEST_ID = String.raw`(?<=\b(?:[Xx]-[Rr]equest-[Ii][Dd]|[Rr]equest
 /** JSON fields whose name says time: `"ts": 1700000000000`, `"createdTime": 1700000000`. */
 const TIME_FIELD_NUMBER = String.raw`(?<="(?:ts|[A-Za-z_]*(?:[Tt]ime[A-Za-z_]*|_ts|Ts|TS|At|_at))"\s*:\s*)\d{9,19}\b`;
 
-const VOLATILE = new RegExp(
-  [
-    ISO_DATETIME,
-    CLOCK_TIME,
-    UUID,
-    HEX_ID,
-    EPOCH,
-    JWT,
-    PREFIXED_REQUEST_ID,
-    KEYED_REQUEST_ID,
-    TIME_FIELD_NUMBER,
-    '#',
-  ]
-    .map((p) => `(?:${p})`)
-    .join('|'),
-  'g',
-);
+const alternation = (patterns: readonly string[]): RegExp =>
+  new RegExp(patterns.map((p) => `(?:${p})`).join('|'), 'g');
+const VOLATILE = alternation([
+  ISO_DATETIME,
+  CLOCK_TIME,
+  UUID,
+  HEX_ID,
+  EPOCH,
+  JWT,
+  PREFIXED_REQUEST_ID,
+  KEYED_REQUEST_ID,
+  TIME_FIELD_NUMBER,
+  '#',
+]);
+/** Only what a time/UUID/id/number masker also masks: every line stays recognisable under that mask. */
+const MASKABLE = alternation([ISO_DATETIME, CLOCK_TIME, UUID, HEX_ID, EPOCH, TIME_FIELD_NUMBER, '#']);
+
+/** Options for {@link extractVolatile}. */
+export interface ExtractOptions {
+  /** Also lift JWTs and request ids (default true); false keeps to values a masker would hide anyway. */
+  readonly tokensAndRequestIds?: boolean;
+  /** Values starting at offsets for which this is true stay in place (protected lines). */
+  readonly keepAt?: (offset: number) => boolean;
+}
 
 /** Lifts volatile values out of `text` (see the module comment for what counts). */
-export function extractVolatile(text: string): VolatileExtraction {
+export function extractVolatile(text: string, options: ExtractOptions = {}): VolatileExtraction {
   const fields: string[] = [];
   let lifted = 0;
-  const stable = text.replace(VOLATILE, (value) => {
+  const pattern = options.tokensAndRequestIds === false ? MASKABLE : VOLATILE;
+  const keepAt = options.keepAt;
+  const stable = text.replace(pattern, (value: string, offset: number) => {
+    if (value !== '#' && keepAt?.(offset) === true) return value;
     fields.push(value);
     if (value !== '#') lifted++;
     return '#';

@@ -29,7 +29,7 @@ function tampered(rewrite: (forwarded: ForwardedRequest) => ForwardedRequest): C
   };
 }
 
-describe('the adversarial battery through the session layer', () => {
+describe('the adversarial battery through the session layer', { timeout: 30_000 }, () => {
   it('holds every invariant on every case, with the threat model’s known outcomes', async () => {
     const report = await runAdversarialBattery([path()]);
     const failed = report.outcomes.flatMap((o) =>

@@ -10,7 +10,7 @@ import { CONTEXT_CASES } from './hostile-cases-context.js';
 /** Every hostile case of the battery, in the order it runs them. */
 export const HOSTILE_CASES: readonly HostileCase[] = Object.freeze([...BLOCK_CASES, ...CONTEXT_CASES]);
 
-/** The invariants every case is checked against (DESIGN.md, spec/threat-model.txt). */
+/** The invariants every case is checked against: the pipeline's five, and the load-bearing disjunction. */
 export const INVARIANTS = Object.freeze([
   'reversible',
   'independent',

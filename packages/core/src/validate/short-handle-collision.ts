@@ -2,12 +2,12 @@
  * Two different runs of log lines whose handles collide: the first 48 bits of their SHA-256 digests are
  * equal (both `dh_fc800302ad79`), the full digests are not. A handle holds only 48 bits, so a collision
  * costs about 2^24 hashes — an attacker who can predict what Distil will fold can afford one, and the
- * store must refuse it rather than answer an expand with the wrong bytes (DESIGN.md: "a collision is an
- * error, never a silent wrong answer").
+ * store must refuse it (HandleCollisionError) rather than ever answer an expand with the wrong bytes.
  *
  * The pair was found once, offline, with Pollard's rho and Brent's cycle detection (R. P. Brent, "An
  * improved Monte Carlo factorization algorithm", BIT 20, 1980) over the map x ↦ first 48 bits of
- * sha256(collidingRun(x)); about 6·10^7 hashes. The battery checks the collision holds before using it.
+ * sha256(collidingRun(x)): about 10^8 SHA-256 evaluations, minutes of one core. The battery checks that
+ * the pair still collides before it relies on it.
  */
 export const COLLIDING_SEEDS: readonly [bigint, bigint] = Object.freeze([
   0xb3f2c91ef69bn,
