@@ -24,6 +24,16 @@ const MAX_CONTINUATION = 20_000;
 // A passing test in an indented listing (mocha, jest, cargo) ends an error's continuation.
 const PASSED = /^\s*(?:✓|✔|√|PASS\b|ok\b|passed\b)/;
 
+const FENCE = /^\s*```/;
+/** A fenced snippet longer than this is not treated as one piece. */
+const MAX_FENCE_LINES = 80;
+
+/** The line that closes the fence opened at `open`, or `open` itself when none closes it nearby. */
+function closingFence(lines: readonly string[], open: number): number {
+  for (let k = open + 1; k < lines.length && k <= open + MAX_FENCE_LINES; k++) if (FENCE.test(lines[k]!)) return k;
+  return open;
+}
+
 /** Columns of leading whitespace (a tab counts as four). */
 export function indentOf(line: string): number {
   let width = 0;
@@ -67,11 +77,16 @@ export function keepErrorContext(lines: readonly string[], errors: Uint8Array, k
     for (; j < n && j <= i + ALWAYS_AFTER; j++) {
       if (lines[j]!.length <= MAX_NEIGHBOUR_CHARS || isContinuation(lines[j]!, base)) keep[j] = 1;
     }
+    const continues = (line: string): boolean =>
+      isContinuation(line, base) || FENCE.test(line);
     while (j < n && j <= i + MAX_CONTINUATION) {
       // one blank line inside a trace does not end it when the trace goes on after it
-      const next = lines[j]!.length === 0 && j + 1 < n && isContinuation(lines[j + 1]!, base) ? j + 1 : j;
-      if (!isContinuation(lines[next]!, base)) break;
-      for (; j <= next; j++) keep[j] = 1;
+      const next = lines[j]!.length === 0 && j + 1 < n && continues(lines[j + 1]!) ? j + 1 : j;
+      const line = lines[next]!;
+      // a fenced snippet of the failing code (```…```) belongs to the failure whole
+      const end = FENCE.test(line) ? closingFence(lines, next) : next;
+      if (!continues(line)) break;
+      for (; j <= end; j++) keep[j] = 1;
     }
     reach = Math.max(reach, j);
   }
