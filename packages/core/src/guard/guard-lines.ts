@@ -43,8 +43,9 @@ export function guardLines(lines: readonly string[], options: GuardOptions): Uin
     if (line.length === 0) continue;
     let r = 0;
     if (isSurprising(line)) r |= GuardReason.surprise;
-    if (isDiffChange(line, options.kind) || (options.kind === 'diff' && isDiffHeader(line)))
-      r |= GuardReason.diffChange;
+    // a diff printed inside a log (a formatter's complaint, a snapshot) is announced by its header
+    const diffHeader = (options.kind === 'diff' || line.startsWith('diff --git ')) && isDiffHeader(line);
+    if (diffHeader || isDiffChange(line, options.kind)) r |= GuardReason.diffChange;
     if (anchors && mentionsAnchor(line, anchors)) r |= GuardReason.anchor;
     if (hasLocation(line)) r |= GuardReason.location;
     if (r === 0) {

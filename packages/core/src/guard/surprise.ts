@@ -17,7 +17,7 @@ const STRONG = new RegExp(
 );
 // Words that report trouble in a tool's own output, but are everyday vocabulary in application logs.
 const WEAK =
-  /\b(?:not found|cannot|can't|could not|couldn't|unable to|missing|unresolved|invalid|illegal|unexpected|mismatch|conflict|broken|violation|rejected|degraded|anomal(?:y|ies|ous))\b/i;
+  /\b(?:not found|not defined|undefined|not recognized|unknown (?:option|flag|command|argument)|no such (?:option|command)|cannot|can't|could not|couldn't|unable to|missing|unresolved|invalid|illegal|unexpected|mismatch|conflict|broken|violation|rejected|degraded|anomal(?:y|ies|ous))\b/i;
 // A log line's own level: below WARN, an application is narrating, not failing.
 const QUIET_LEVEL = /^\W{0,3}(?:\S+\s+){0,4}?\[?(DEBUG|TRACE|FINE|FINER|VERBOSE|INFO|NOTICE)\]?[\s:]/;
 

@@ -30,7 +30,8 @@ const MAX_FENCE_LINES = 80;
 
 /** The line that closes the fence opened at `open`, or `open` itself when none closes it nearby. */
 function closingFence(lines: readonly string[], open: number): number {
-  for (let k = open + 1; k < lines.length && k <= open + MAX_FENCE_LINES; k++) if (FENCE.test(lines[k]!)) return k;
+  for (let k = open + 1; k < lines.length && k <= open + MAX_FENCE_LINES; k++)
+    if (FENCE.test(lines[k]!)) return k;
   return open;
 }
 
@@ -56,8 +57,20 @@ export function isContinuation(line: string, baseIndent = 0): boolean {
   return indentOf(line) > baseIndent && !PASSED.test(line);
 }
 
+/** In `errors`: a kept stack frame, whose trace is followed forward but which pulls in no neighbours. */
+export const FRAME_SEED = 2;
+
+const STACK_FRAME = /^\s*(?:at |File "|Caused by|#\d+ 0x|\d+: 0x)/;
+
+/** Whether a line is a stack frame (JVM, .NET, Node, PowerShell `at …`, Python `File "…"`, native `#3 0x…`). */
+export function isFrame(line: string): boolean {
+  return STACK_FRAME.test(line);
+}
+
 /**
- * Marks, in `keep`, the context of each error line flagged in `errors`. `lines` are the analysed view
+ * Marks, in `keep`, the context of each error line flagged in `errors` (1), and the rest of the stack
+ * trace after each kept frame flagged `FRAME_SEED` (a trace the error's own window did not reach, e.g.
+ * when a runner double-spaces its output). `lines` are the analysed view
  * of the block (terminal colour codes removed).
  */
 export function keepErrorContext(lines: readonly string[], errors: Uint8Array, keep: Uint8Array): void {
@@ -66,7 +79,8 @@ export function keepErrorContext(lines: readonly string[], errors: Uint8Array, k
   for (let i = 0; i < n; i++) {
     if (errors[i] === 0) continue;
     const base = indentOf(lines[i]!);
-    for (let b = i - 1, taken = 0; b >= 0 && taken < MAX_ABOVE; b--, taken++) {
+    const frameOnly = errors[i] === FRAME_SEED;
+    for (let b = i - 1, taken = 0; !frameOnly && b >= 0 && taken < MAX_ABOVE; b--, taken++) {
       const line = lines[b]!;
       const continues = isContinuation(line, base) || LOCATION.test(line);
       if (b < i - BEFORE && !continues) break;
@@ -74,11 +88,10 @@ export function keepErrorContext(lines: readonly string[], errors: Uint8Array, k
     }
     // lines up to `reach` are already kept: resume the scan there, which keeps the whole pass linear
     let j = Math.max(i + 1, reach);
-    for (; j < n && j <= i + ALWAYS_AFTER; j++) {
+    for (; !frameOnly && j < n && j <= i + ALWAYS_AFTER; j++) {
       if (lines[j]!.length <= MAX_NEIGHBOUR_CHARS || isContinuation(lines[j]!, base)) keep[j] = 1;
     }
-    const continues = (line: string): boolean =>
-      isContinuation(line, base) || FENCE.test(line);
+    const continues = (line: string): boolean => isContinuation(line, base) || FENCE.test(line);
     while (j < n && j <= i + MAX_CONTINUATION) {
       // one blank line inside a trace does not end it when the trace goes on after it
       const next = lines[j]!.length === 0 && j + 1 < n && continues(lines[j + 1]!) ? j + 1 : j;

@@ -1,6 +1,6 @@
 import type { TierConfig } from '@distil/contract';
 import { GuardReason } from '../guard/guard-lines.js';
-import { keepErrorContext } from './error-context.js';
+import { FRAME_SEED, isFrame, keepErrorContext } from './error-context.js';
 import { releaseNoise } from './noise-dedup.js';
 import { isVerdict } from './verdicts.js';
 
@@ -46,7 +46,11 @@ export function selectLines(signals: LineSignals, tiers: TierConfig): Uint8Array
   }
   releaseNoise(lines, keep, fixed);
   const errors = new Uint8Array(n);
-  for (let i = 0; i < n; i++) if (keep[i] === 1 && (guard[i]! & GuardReason.surprise) !== 0) errors[i] = 1;
+  for (let i = 0; i < n; i++) {
+    if (keep[i] === 0) continue;
+    if ((guard[i]! & GuardReason.surprise) !== 0) errors[i] = 1;
+    else if (isFrame(lines[i]!)) errors[i] = FRAME_SEED;
+  }
   keepErrorContext(lines, errors, keep);
   return keep;
 }
