@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import {
   canonicalJson,
   compactColumnar,
-  detectContentKind,
+  detectKind,
   extractVolatile,
   foldLogLines,
   foldRepeats,
@@ -154,7 +154,7 @@ const logTransforms: [string, (t: string, lines: string[]) => void][] = [
   ['foldLogLines (templates + repeats)', (_t, l) => foldLogLines(l)],
   ['foldRepeats', (_t, l) => foldRepeats(l)],
   ['extractVolatile', (t) => extractVolatile(t)],
-  ['detectContentKind', (t) => detectContentKind(t)],
+  ['detectKind', (t) => detectKind(t)],
   ['losslessEncode(log, volatile)', (t) => losslessEncode(t, 'log', undefined, { volatile: true })],
 ];
 for (const [name, fn] of logTransforms) {

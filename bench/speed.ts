@@ -50,8 +50,8 @@ async function best(fn: () => unknown): Promise<number> {
 
 const tiers = DistilConfig.parse({}).tiers;
 const keepModel = new SalienceKeepModel();
-const split = await best(() => logs.forEach((t) => t.split(/\r\n|\r|\n/)));
-const hash = await best(() => logs.forEach((t) => createHash('sha256').update(t).digest()));
+const split = await best(() => logs.map((t) => t.split(/\r\n|\r|\n/).length));
+const hash = await best(() => logs.map((t) => createHash('sha256').update(t).digest()));
 const pipeline = await best(async () => {
   const store = new MemoryRestoreStore();
   for (const text of logs)
@@ -60,8 +60,8 @@ const pipeline = await best(async () => {
       { keepModel, store, tiers },
     );
 });
-const miningSplit = await best(() => mining.forEach((lines) => lines.join('\n').split('\n')));
-const mine = await best(() => mining.forEach((lines) => mineTemplates(lines)));
+const miningSplit = await best(() => mining.map((lines) => lines.join('\n').split('\n').length));
+const mine = await best(() => mining.map((lines) => mineTemplates(lines)));
 
 process.stdout.write(
   `input: ${logs.length} logs, ${mb.toFixed(1)} MB; ${mining.length} logs, ${miningLines} lines for template mining\n`,

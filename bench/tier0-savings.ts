@@ -11,7 +11,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { canonicalJson, countTokens, detectContentKind, losslessDecode, losslessEncode } from '@distil/core';
+import { canonicalJson, countTokens, detectKind, losslessDecode, losslessEncode } from '@distil/core';
 import { corpusPath } from './corpus-path.js';
 
 /** Which files of each corpus set are tool outputs (labels, licences and parsed answers are not). */
@@ -59,7 +59,7 @@ function measure(paths: readonly string[], root: string): Tally {
   for (const path of paths) {
     const text = readFileSync(path, 'utf8');
     if (text.length === 0) continue;
-    const kind = detectContentKind(text);
+    const kind = detectKind(text);
     const before = countTokens(text);
     const sizes: number[] = [];
     for (const volatile of [undefined, true]) {

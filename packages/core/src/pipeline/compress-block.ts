@@ -14,6 +14,7 @@ import { fixedLines, selectLines } from '../tier1/select-lines.js';
 import { containsStubSyntax } from '../tier1/stub.js';
 import { looksBinary } from './binary.js';
 import { splitSegments } from './lines.js';
+import { encodeLossless } from './lossless-block.js';
 
 /** What compressing one block needs. Nothing here is shared between blocks except the read-only parts. */
 export interface CompressOptions {
@@ -55,9 +56,9 @@ const unchanged = (block: Block, note: string): CompressedBlock => ({
 
 /**
  * Compresses one block, deterministically and from its own text alone: the same block gives the same
- * bytes whatever other blocks exist (spec/threat-model.txt: no shared budget). Tier 1 keeps head, tail,
- * verdicts, guarded lines and lines the KeepModel scores high, and folds the rest behind stubs whose
- * handles return the exact bytes.
+ * bytes whatever other blocks exist (spec/threat-model.txt: no shared budget). Logs and tool outputs get
+ * the reversible digest (tier 1) when it folds anything; otherwise, and for JSON, the lossless tier
+ * (tier 0) re-encodes the block and closes it with the handle of the exact original.
  */
 export async function compressBlock(block: Block, options: CompressOptions): Promise<CompressedBlock> {
   const { text, kind } = block;
@@ -66,15 +67,38 @@ export async function compressBlock(block: Block, options: CompressOptions): Pro
   // A block that already prints stub syntax could make a restore substitute the wrong span; it is
   // passed through whole (a denial of savings, never a wrong expansion).
   if (containsStubSyntax(text)) return unchanged(block, 'contains stub syntax: passed through');
-  if (options.depth === 'lossless') return unchanged(block, 'lossless tier left it unchanged');
+  if (options.depth !== 'lossless' && FOLDABLE_KINDS.has(kind)) {
+    const digest = await digestBlock(block, options);
+    if (typeof digest !== 'string') return digest;
+    if (digest === COLLISION) return unchanged(block, digest);
+  }
+  const lossless = await encodeLossless(block, {
+    store: options.store,
+    keepModel: options.keepModel,
+    // as a fallback of the default depth, lines the keep model would keep stay verbatim too
+    ...(options.depth !== 'lossless' && { keepThreshold: options.tiers.keepThreshold }),
+    anchors: options.anchors,
+  }).catch((error: unknown) => {
+    if (error instanceof HandleCollisionError) return null;
+    throw error;
+  });
+  if (lossless === null) return unchanged(block, 'no transform paid for itself');
+  return { text: lossless.text, handles: [lossless.handle], tier: 'lossless', kind };
+}
 
-  if (!FOLDABLE_KINDS.has(kind)) return unchanged(block, `${kind} is not folded line by line`);
-  const { segments, lines: raw } = splitSegments(text);
-  if (raw.length < options.tiers.minLines) return unchanged(block, 'short block');
+const COLLISION = 'short-handle collision refused by the store: passed through';
+
+/**
+ * Tier 1 for one block: keeps head, tail, verdicts, guarded lines and lines the KeepModel scores high,
+ * and folds the rest behind stubs. A string when nothing was folded (why), for the lossless tier to try.
+ */
+async function digestBlock(block: Block, options: CompressOptions): Promise<CompressedBlock | string> {
+  const { segments, lines: raw } = splitSegments(block.text);
+  if (raw.length < options.tiers.minLines) return 'short block';
   const lines = raw.map(analysisView);
-  const guard = guardLines(lines, { kind, anchors: options.anchors });
+  const guard = guardLines(lines, { kind: block.kind, anchors: options.anchors });
   const fixed = fixedLines(lines, guard, options.tiers);
-  const scores = await scoreUndecided(options.keepModel, lines, kind, guard, fixed);
+  const scores = await scoreUndecided(options.keepModel, lines, block.kind, guard, fixed);
   const keep = selectLines({ lines, guard, fixed, scores }, options.tiers);
   // The store refuses a short-handle collision (an attacker can engineer one in ~2^24 hashes); the block
   // then goes out whole — a denial of savings, never a failed request or a wrong expansion.
@@ -82,9 +106,9 @@ export async function compressBlock(block: Block, options: CompressOptions): Pro
     if (error instanceof HandleCollisionError) return null;
     throw error;
   });
-  if (folded === null) return unchanged(block, 'short-handle collision refused by the store: passed through');
-  if (folded.handles.length === 0) return unchanged(block, 'nothing worth folding');
-  return { text: folded.text, handles: folded.handles, tier: 'digest', kind };
+  if (folded === null) return COLLISION;
+  if (folded.handles.length === 0) return 'nothing worth folding';
+  return { text: folded.text, handles: folded.handles, tier: 'digest', kind: block.kind };
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { Handle, RestoreStore } from '@distil/contract';
 import { findStubs } from '../tier1/stub.js';
+import { LOSSLESS_TRAILER } from './lossless-block.js';
 
 /**
- * Gives back the original of a compressed block: every stub whose handle Distil issued for it (`handles`)
- * is replaced by the stored bytes. Stubs with other handles are left as they are: they were part of the
+ * Gives back the original of a compressed block: a lossless trailer's handle gives the whole original;
+ * otherwise every stub whose handle Distil issued for it (`handles`) is replaced by the stored bytes. Stubs with other handles are left as they are: they were part of the
  * input, and a forged handle is never vouched for.
  */
 export async function restoreBlock(
@@ -14,6 +15,9 @@ export async function restoreBlock(
   if (handles.length === 0) return text;
   const issued = new Set(handles);
   const decoder = new TextDecoder();
+  // a losslessly re-encoded block names its whole original in its trailer
+  const trailer = LOSSLESS_TRAILER.exec(text);
+  if (trailer && issued.has(trailer[1]!)) return decoder.decode(await store.get(trailer[1]!));
   let out = '';
   let cursor = 0;
   for (const stub of findStubs(text)) {

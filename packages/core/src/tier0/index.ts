@@ -1,6 +1,5 @@
 export { type CanonicalJsonOptions, canonicalJson } from './canonical-json.js';
 export { compactColumnar, expandColumnar } from './columnar.js';
-export { detectKind as detectContentKind } from './content-kind.js';
 export {
   type FoldOptions,
   foldLogLines,

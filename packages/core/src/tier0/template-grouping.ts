@@ -127,6 +127,8 @@ export function groupSkeletons(skeletons: readonly string[], weights: readonly n
 
 /** Step 1: templates of one length that differ in exactly one position. */
 function mergeOneDifference(groups: Map<number, Group>, table: TokenTable, uf: UnionFind): boolean {
+  // Most keys have one member: keep those as bare numbers, and make a list only on the second member.
+  const firsts = new Map<number, number>();
   const buckets = new Map<number, number[]>();
   let prefixA = new Int32Array(64);
   let prefixB = new Int32Array(64);
@@ -149,9 +151,13 @@ function mergeOneDifference(groups: Map<number, Group>, table: TokenTable, uf: U
     let sb = 0x1b873593;
     for (let p = n - 1; p >= 0; p--) {
       const key = keyOf(mix(mix(prefixA[p]!, p + 1) ^ sa, n), mix2(mix2(prefixB[p]!, p + 7) ^ sb, n));
-      const list = buckets.get(key);
-      if (list === undefined) buckets.set(key, [g]);
-      else list.push(g);
+      const first = firsts.get(key);
+      if (first === undefined) firsts.set(key, g);
+      else {
+        const list = buckets.get(key);
+        if (list === undefined) buckets.set(key, [first, g]);
+        else list.push(g);
+      }
       sa = mix(sa, tokens[p]!);
       sb = mix2(sb, tokens[p]!);
     }

@@ -6,6 +6,7 @@ import {
   UnknownHandleError,
 } from '@distil/contract';
 import { splitSegments } from '../pipeline/lines.js';
+import { LOSSLESS_TRAILER } from '../pipeline/lossless-block.js';
 import { restoreBlock } from '../pipeline/restore-block.js';
 import { STUB_IN_TEXT } from '../tier1/stub.js';
 
@@ -14,7 +15,7 @@ import { STUB_IN_TEXT } from '../tier1/stub.js';
  * - `unchanged`: its own bytes;
  * - `folded`: kept lines and stubs `<< +N lines, handle=… >>` (tier 1, skeleton);
  * - `reference`: a back-reference or a delta against an earlier block, whose handle holds the original;
- * - `lossless`: re-encoded without a stub, the original kept under its content address;
+ * - `lossless`: re-encoded (tier 0), closed by a trailer naming the original's handle;
  * - `unrecognised`: none of these — an invariant has failed.
  */
 export type ForwardedEncoding = 'unchanged' | 'folded' | 'reference' | 'lossless' | 'unrecognised';
@@ -97,6 +98,19 @@ export async function readForwarded(
       ...(!reversible || !announced
         ? { problem: !reversible ? 'the reference handle does not return the original' : 'wrong line count' }
         : {}),
+    };
+  }
+  const trailer = LOSSLESS_TRAILER.exec(forwarded);
+  if (trailer && !printed.has(trailer[1]!)) {
+    // tier 0 re-encoded the block and its trailer names the exact original
+    const reversible = (await resolveHandle(store, trailer[1]!)) === original;
+    return {
+      encoding: 'lossless',
+      issued: [trailer[1]!],
+      foldOf: null,
+      announced: true,
+      reversible,
+      ...(!reversible && { problem: 'the lossless trailer handle does not return the original' }),
     };
   }
   const issued = [...new Set(handlesIn(forwarded).filter((h) => !printed.has(h)))];

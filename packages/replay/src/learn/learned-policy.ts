@@ -112,7 +112,7 @@ export class LearnedPolicy {
 
 /**
  * The pipeline's compressBlock under a learned policy, as a BlockCompressor for a Session: blocks of a
- * protected signature are compressed lossless only. `isProtected` may be a LearnedPolicy's or a live
+ * protected signature are sent byte-exact. `isProtected` may be a LearnedPolicy's or a live
  * ExpandFlywheel's.
  */
 export function policyCompressor(
@@ -121,7 +121,16 @@ export function policyCompressor(
 ): BlockCompressor {
   return (block: Block) => {
     const depth = options.depth ?? 'digest';
-    const protectedBlock = depth === 'digest' && policy.isProtected(signatureOf(block));
-    return compressBlock(block, protectedBlock ? { ...options, depth: 'lossless' } : options);
+    // a protected signature is sent byte-exact: not digested, not re-encoded either
+    if (depth === 'digest' && policy.isProtected(signatureOf(block))) {
+      return Promise.resolve({
+        text: block.text,
+        handles: [],
+        tier: 'none',
+        kind: block.kind,
+        note: 'protected by the learned policy',
+      });
+    }
+    return compressBlock(block, options);
   };
 }
