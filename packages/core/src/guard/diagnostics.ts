@@ -6,6 +6,8 @@
 const LOCATION =
   /[\w./\\-]\.[A-Za-z]\w{0,9}:\d+(?::\d+)?\b|[\w./\\-]\.[A-Za-z]\w{0,9}\(\d+(?:,\d+)?\)|\bline \d+(?:, col(?:umn)? \d+)?\b|\[L\d+\]|:\d+:\d+:/;
 
+// Every location form has a digit after ':' or '(', or says "line N" or "[LN": a cheap first test.
+const LOCATION_HINT = /[:(]\d|line \d|\[L\d/;
 // Informational log levels: a location in an INFO line is a progress report, not a finding.
 const INFO_LEVEL = /^\W{0,3}(?:\S+\s+){0,3}\W?(?:INFO|DEBUG|TRACE|FINE|FINER|VERBOSE|NOTICE)\b/;
 
@@ -14,5 +16,5 @@ const INFO_LEVEL = /^\W{0,3}(?:\S+\s+){0,3}\W?(?:INFO|DEBUG|TRACE|FINE|FINER|VER
  * lines logged at an informational level are not findings, whatever they mention.
  */
 export function hasLocation(line: string): boolean {
-  return LOCATION.test(line) && !INFO_LEVEL.test(line);
+  return LOCATION_HINT.test(line) && LOCATION.test(line) && !INFO_LEVEL.test(line);
 }

@@ -37,7 +37,7 @@ export interface GuardOptions {
 export function guardLines(lines: readonly string[], options: GuardOptions): Uint8Array {
   const reasons = new Uint8Array(lines.length);
   const anchors = options.anchors;
-  let shapes: { shapes: string[]; counts: Map<string, number> } | undefined;
+  let shapes: { shapes: number[]; counts: Map<number, number> } | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.length === 0) continue;

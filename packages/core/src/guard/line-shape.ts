@@ -38,42 +38,43 @@ export function shapeCounts(lines: readonly string[]): { shapes: string[]; count
 /**
  * A coarser shape: the first word (masked when variable) and the number of words, the first split Drain
  * makes (He et al., ICWS 2017). "Installing bcrypt 3.1.12" and "Installing ffi 1.10.0" share it; used to
- * decide whether an identifier-bearing line stands out from its neighbours.
+ * decide whether an identifier-bearing line stands out from its neighbours. Returned as a number (a
+ * 32-bit FNV-1a hash of the first word, times 1024, plus the word count) so counting allocates nothing;
+ * a hash collision only merges two shapes, which can only make a line look less rare.
  */
-export function coarseShape(line: string): string {
+export function coarseShape(line: string): number {
   let words = 0;
-  let firstStart = -1;
-  let firstEnd = -1;
-  let firstVariable = false;
+  let hash = 0x811c9dc5;
+  let variable = false;
   let inWord = false;
-  for (let i = 0; i < line.length; i++) {
+  // the first 160 characters tell lines apart well enough; longer lines are all "long"
+  const end = Math.min(line.length, 160);
+  for (let i = 0; i < end; i++) {
     const c = line.charCodeAt(i);
     if (c === 32 || c === 9) {
-      if (inWord && words === 1) firstEnd = i;
       inWord = false;
       continue;
     }
     if (!inWord) {
       inWord = true;
       words++;
-      if (words === 1) firstStart = i;
     }
-    if (words === 1 && ((c >= 48 && c <= 57) || c === 47 || c === 92 || c === 64 || c === 61 || c === 35)) {
-      firstVariable = true;
+    if (words === 1) {
+      if ((c >= 48 && c <= 57) || c === 47 || c === 92 || c === 64 || c === 61 || c === 35) variable = true;
+      hash = Math.imul(hash ^ c, 0x01000193);
     }
   }
-  if (words === 0) return '/0';
-  if (firstEnd < 0) firstEnd = line.length;
-  return `${firstVariable ? '*' : line.slice(firstStart, firstEnd)}/${words}`;
+  if (line.length > end) words += 512;
+  return ((variable ? 0 : hash >>> 0) % 0x200000) * 1024 + Math.min(words, 1023);
 }
 
 /** How many lines of the block share each line's coarse shape. */
 export function coarseShapeCounts(lines: readonly string[]): {
-  shapes: string[];
-  counts: Map<string, number>;
+  shapes: number[];
+  counts: Map<number, number>;
 } {
   const shapes = lines.map(coarseShape);
-  const counts = new Map<string, number>();
+  const counts = new Map<number, number>();
   for (const s of shapes) counts.set(s, (counts.get(s) ?? 0) + 1);
   return { shapes, counts };
 }

@@ -14,5 +14,9 @@ const LEADING_TIME =
  */
 export function analysisView(line: string): string {
   const plain = line.includes('\u001b') ? line.replace(ESCAPES, '') : line;
-  return plain.replace(LEADING_TIME, '');
+  // the prefix starts with a digit or '[', or follows a tab within the first 80 characters
+  const c = plain.charCodeAt(0);
+  const tab = plain.indexOf('\t');
+  const candidate = (c >= 48 && c <= 57) || c === 91 || (tab >= 0 && tab <= 80);
+  return candidate ? plain.replace(LEADING_TIME, '') : plain;
 }
