@@ -1,5 +1,3 @@
-export { createMcpServer, type McpServerDeps } from './mcp/mcp-server.js';
-export { serveMcpStdio } from './mcp/serve-stdio.js';
 export {
   type DashboardData,
   dashboardData,

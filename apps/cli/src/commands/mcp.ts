@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { loadKeepModel } from '@distil/codec';
 import { openRestoreStore } from '@distil/core';
-import { serveMcpStdio } from '@distil/proxy';
+import { serveMcpStdio } from '@distil/proxy/mcp';
 import type { Command } from 'commander';
 import { loadConfig } from '../config-file.js';
 
