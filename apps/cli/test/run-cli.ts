@@ -24,6 +24,7 @@ export function runCli(
     env: { ...process.env, ...options.env },
     encoding: 'utf8',
     timeout: 60_000,
+    maxBuffer: 256 * 1024 * 1024,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

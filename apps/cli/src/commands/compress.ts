@@ -5,6 +5,9 @@ import type { Command } from 'commander';
 import { loadConfig } from '../config-file.js';
 import { readInput } from '../read-input.js';
 
+/** Above this many characters the summary estimates tokens (4 characters each) instead of counting. */
+const EXACT_COUNT_LIMIT = 8 * 1024 * 1024;
+
 interface CompressFlags {
   kind?: string;
   keepModel?: string;
@@ -56,12 +59,16 @@ export function registerCompress(program: Command): void {
           process.stdout.write(result.handles.map((h) => `${h}\n`).join(''));
           return;
         }
-        const tokens = { before: countTokens(input.text), after: countTokens(result.text) };
         if (!flags.json) {
           process.stdout.write(result.text);
-          process.stderr.write(`${summary(result.tier, result.handles, tokens, result.note)}\n`);
+          // the person-facing summary counts tokens exactly only where that is cheap
+          const large = input.text.length > EXACT_COUNT_LIMIT;
+          const count = large ? (t: string): number => Math.ceil(t.length / 4) : countTokens;
+          const tokens = { before: count(input.text), after: count(result.text) };
+          process.stderr.write(`${summary(result.tier, result.handles, tokens, result.note, large)}\n`);
           return;
         }
+        const tokens = { before: countTokens(input.text), after: countTokens(result.text) };
         const report = {
           text: result.text,
           handles: result.handles,
@@ -82,9 +89,10 @@ function summary(
   handles: readonly string[],
   tokens: { before: number; after: number },
   note: string | undefined,
+  estimated = false,
 ): string {
   const saved = tokens.before === 0 ? 0 : (100 * (tokens.before - tokens.after)) / tokens.before;
-  const figures = `${tokens.before} → ${tokens.after} tokens (${saved.toFixed(1)}% saved)`;
+  const figures = `${estimated ? '≈' : ''}${tokens.before} → ${tokens.after} tokens (${saved.toFixed(1)}% saved)`;
   if (tier === 'none') return `distil: left unchanged (${note ?? 'nothing to do'}); ${figures}`;
   const expand = handles[0] ? `; get folded lines back with: distil expand ${handles[0]}` : '';
   return `distil: ${tier} tier, ${handles.length} fold(s), ${figures}${expand}`;

@@ -1,3 +1,6 @@
+/** Characters of one line the signals look at. */
+const MAX_ANALYSED = 16_384;
+
 /** ANSI/VT100 escape sequences (colours, cursor moves, OSC titles) as CI logs print them. */
 const ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_=>])/g;
 /**
@@ -13,7 +16,10 @@ const LEADING_TIME =
  * sent keep everything, so a kept line is exactly the line the tool printed.
  */
 export function analysisView(line: string): string {
-  const plain = line.includes('\u001b') ? line.replace(ESCAPES, '') : line;
+  // A line of megabytes (a minified bundle, a base64 blob) is judged by its two ends: every signal
+  // stays cheap, and no pattern meets input larger than it was written for.
+  const bounded = line.length > MAX_ANALYSED ? `${line.slice(0, MAX_ANALYSED / 2)} … ${line.slice(-MAX_ANALYSED / 2)}` : line;
+  const plain = bounded.includes('\u001b') ? bounded.replace(ESCAPES, '') : bounded;
   // the prefix starts with a digit or '[', or follows a tab within the first 80 characters
   const c = plain.charCodeAt(0);
   const tab = plain.indexOf('\t');

@@ -46,6 +46,12 @@ export interface CompressedBlock {
  */
 const FOLDABLE_KINDS: ReadonlySet<ContentKind> = new Set(['tool_output', 'log', 'diff', 'doc', 'chat']);
 
+/**
+ * Blocks beyond this many characters go out whole. The proxy refuses bodies over 32 MiB by default, and
+ * a block that large is a dump (a bundle, a database export) rather than something to digest in line.
+ */
+const MAX_BLOCK_CHARS = 32 * 1024 * 1024;
+
 const unchanged = (block: Block, note: string): CompressedBlock => ({
   text: block.text,
   handles: [],
@@ -63,6 +69,7 @@ const unchanged = (block: Block, note: string): CompressedBlock => ({
 export async function compressBlock(block: Block, options: CompressOptions): Promise<CompressedBlock> {
   const { text, kind } = block;
   if (text.length === 0) return unchanged(block, 'empty');
+  if (text.length > MAX_BLOCK_CHARS) return unchanged(block, 'larger than 32 MiB: passed through');
   if (looksBinary(text)) return unchanged(block, 'binary or not UTF-8 text: passed through');
   // A block that already prints stub syntax could make a restore substitute the wrong span; it is
   // passed through whole (a denial of savings, never a wrong expansion).
