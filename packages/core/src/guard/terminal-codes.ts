@@ -18,7 +18,10 @@ const LEADING_TIME =
 export function analysisView(line: string): string {
   // A line of megabytes (a minified bundle, a base64 blob) is judged by its two ends: every signal
   // stays cheap, and no pattern meets input larger than it was written for.
-  const bounded = line.length > MAX_ANALYSED ? `${line.slice(0, MAX_ANALYSED / 2)} … ${line.slice(-MAX_ANALYSED / 2)}` : line;
+  const bounded =
+    line.length > MAX_ANALYSED
+      ? `${line.slice(0, MAX_ANALYSED / 2)} … ${line.slice(-MAX_ANALYSED / 2)}`
+      : line;
   const plain = bounded.includes('\u001b') ? bounded.replace(ESCAPES, '') : bounded;
   // the prefix starts with a digit or '[', or follows a tab within the first 80 characters
   const c = plain.charCodeAt(0);
