@@ -4,6 +4,7 @@ import { forwardableHeaders } from './http/hop-by-hop.js';
 import type { ExchangeClock } from './http/relay.js';
 import { sendUpstream, type UpstreamResponse, upstreamUrl } from './http/upstream.js';
 import type { ProxyRuntime } from './runtime.js';
+import type { BilledUsage } from './savings/billed-usage.js';
 import type { ProxySession } from './session/proxy-session.js';
 
 /** One client request on a provider endpoint, after its body was read and (when possible) rewritten. */
@@ -66,4 +67,27 @@ export function savedTokensOf(outcome: ContextOutcome | null): number | null {
 /** Whether an upstream response is a server-sent event stream. */
 export function isEventStream(response: UpstreamResponse): boolean {
   return String(response.headers['content-type'] ?? '').includes('text/event-stream');
+}
+
+/**
+ * Records a finished exchange in the savings ledger: its billed upstream calls priced against the
+ * uncompressed estimate. `toolsTokens` is what offering the distil tools cost in this dialect.
+ */
+export function recordExchange(
+  exchange: PreparedExchange,
+  provider: 'anthropic' | 'openai',
+  model: string,
+  toolsTokens: number,
+  calls: BilledUsage[],
+  expands: number,
+): void {
+  exchange.rt.ledger.record({
+    provider,
+    model,
+    calls,
+    savedFresh: exchange.outcome.savedFresh,
+    savedRepeat: exchange.outcome.savedRepeat,
+    injectedTokens: exchange.offered ? toolsTokens : 0,
+    expands,
+  });
 }

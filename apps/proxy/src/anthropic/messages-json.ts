@@ -1,4 +1,4 @@
-import { type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
+import { type PreparedExchange, postUpstream, recordExchange, savedTokensOf } from '../exchange.js';
 import { distilHeaders, readUpstreamBody, sendBody } from '../http/relay.js';
 import { anthropicUsage, type BilledUsage } from '../savings/billed-usage.js';
 import {
@@ -91,15 +91,14 @@ export async function jsonMessages(
       upstream = await postUpstream(exchange, JSON.stringify(continuation), true);
     }
   } finally {
-    rt.ledger.record({
-      provider: 'anthropic',
-      model: first?.model ?? exchange.model,
+    recordExchange(
+      exchange,
+      'anthropic',
+      first?.model ?? exchange.model,
+      ANTHROPIC_TOOLS_TOKENS,
       calls,
-      savedFresh: outcome.savedFresh,
-      savedRepeat: outcome.savedRepeat,
-      injectedTokens: exchange.offered ? ANTHROPIC_TOOLS_TOKENS : 0,
       expands,
-    });
+    );
   }
 }
 

@@ -1,4 +1,10 @@
-import { isEventStream, type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
+import {
+  isEventStream,
+  type PreparedExchange,
+  postUpstream,
+  recordExchange,
+  savedTokensOf,
+} from '../exchange.js';
 import { ClientStream } from '../http/client-stream.js';
 import { streamErrorEvent } from '../http/provider-errors.js';
 import { distilHeaders, readUpstreamBody, relayResponse } from '../http/relay.js';
@@ -103,15 +109,7 @@ export async function streamMessages(
     }
   } finally {
     client.end();
-    rt.ledger.record({
-      provider: 'anthropic',
-      model,
-      calls,
-      savedFresh: outcome.savedFresh,
-      savedRepeat: outcome.savedRepeat,
-      injectedTokens: exchange.offered ? ANTHROPIC_TOOLS_TOKENS : 0,
-      expands,
-    });
+    recordExchange(exchange, 'anthropic', model, ANTHROPIC_TOOLS_TOKENS, calls, expands);
   }
 }
 

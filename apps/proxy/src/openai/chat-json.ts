@@ -1,4 +1,4 @@
-import { type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
+import { type PreparedExchange, postUpstream, recordExchange, savedTokensOf } from '../exchange.js';
 import { distilHeaders, readUpstreamBody, sendBody } from '../http/relay.js';
 import { type BilledUsage, openaiChatUsage } from '../savings/billed-usage.js';
 import { ChatCompletion, type ChatCompletionBody, type ChatMessage, type ChatRequest } from './chat-body.js';
@@ -79,15 +79,7 @@ export async function jsonChat(
       upstream = await postUpstream(exchange, JSON.stringify(continuation), true);
     }
   } finally {
-    rt.ledger.record({
-      provider: 'openai',
-      model: first?.model ?? exchange.model,
-      calls,
-      savedFresh: outcome.savedFresh,
-      savedRepeat: outcome.savedRepeat,
-      injectedTokens: exchange.offered ? CHAT_TOOLS_TOKENS : 0,
-      expands,
-    });
+    recordExchange(exchange, 'openai', first?.model ?? exchange.model, CHAT_TOOLS_TOKENS, calls, expands);
   }
 }
 

@@ -1,4 +1,10 @@
-import { isEventStream, type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
+import {
+  isEventStream,
+  type PreparedExchange,
+  postUpstream,
+  recordExchange,
+  savedTokensOf,
+} from '../exchange.js';
 import { isDistilTool } from '../expand/distil-tools.js';
 import { ClientStream } from '../http/client-stream.js';
 import { streamErrorEvent } from '../http/provider-errors.js';
@@ -114,15 +120,7 @@ export async function streamChat(
     }
   } finally {
     client.end();
-    rt.ledger.record({
-      provider: 'openai',
-      model: splicer.model ?? exchange.model,
-      calls,
-      savedFresh: outcome.savedFresh,
-      savedRepeat: outcome.savedRepeat,
-      injectedTokens: exchange.offered ? CHAT_TOOLS_TOKENS : 0,
-      expands,
-    });
+    recordExchange(exchange, 'openai', splicer.model ?? exchange.model, CHAT_TOOLS_TOKENS, calls, expands);
   }
 }
 

@@ -1,4 +1,4 @@
-import { type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
+import { type PreparedExchange, postUpstream, recordExchange, savedTokensOf } from '../exchange.js';
 import { distilHeaders, readUpstreamBody, sendBody } from '../http/relay.js';
 import { type BilledUsage, openaiResponsesUsage } from '../savings/billed-usage.js';
 import { sumChatUsage } from './chat-json.js';
@@ -78,15 +78,14 @@ export async function jsonResponses(
       upstream = await postUpstream(exchange, JSON.stringify(next), true);
     }
   } finally {
-    rt.ledger.record({
-      provider: 'openai',
-      model: first?.model ?? exchange.model,
+    recordExchange(
+      exchange,
+      'openai',
+      first?.model ?? exchange.model,
+      RESPONSES_TOOLS_TOKENS,
       calls,
-      savedFresh: outcome.savedFresh,
-      savedRepeat: outcome.savedRepeat,
-      injectedTokens: exchange.offered ? RESPONSES_TOOLS_TOKENS : 0,
       expands,
-    });
+    );
   }
 }
 

@@ -1,4 +1,10 @@
-import { isEventStream, type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
+import {
+  isEventStream,
+  type PreparedExchange,
+  postUpstream,
+  recordExchange,
+  savedTokensOf,
+} from '../exchange.js';
 import { ClientStream } from '../http/client-stream.js';
 import { streamErrorEvent } from '../http/provider-errors.js';
 import { distilHeaders, readUpstreamBody, relayResponse } from '../http/relay.js';
@@ -117,15 +123,7 @@ export async function streamResponses(
     }
   } finally {
     client.end();
-    rt.ledger.record({
-      provider: 'openai',
-      model,
-      calls,
-      savedFresh: outcome.savedFresh,
-      savedRepeat: outcome.savedRepeat,
-      injectedTokens: exchange.offered ? RESPONSES_TOOLS_TOKENS : 0,
-      expands,
-    });
+    recordExchange(exchange, 'openai', model, RESPONSES_TOOLS_TOKENS, calls, expands);
   }
 }
 
