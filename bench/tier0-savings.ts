@@ -2,7 +2,10 @@
  * What the lossless tier alone saves, in o200k tokens, on real tool outputs — per set of
  * `$DISTIL_CORPUS/tool_outputs` (else ../shared/corpus) and on the bundled dataset
  * (datasets/generated/tool_outputs) — with every transform checked to decode exactly (byte for byte, or
- * to the canonical JSON for JSON input). Kinds are detected, as the pipeline does when none is given.
+ * to the canonical JSON for JSON input and the plain text where terminal styling was removed; the
+ * pipeline keeps the original bytes behind a handle for those). Kinds are detected, as the pipeline does
+ * when none is given. No line is protected here: this is the tier on its own (`pnpm bench:quality`
+ * prints the pipeline's lossless depth, with the salience guard's lines left verbatim).
  * Two columns: tier 0 with its defaults (for logs, volatile values are lifted into the trailing table
  * only when that makes the text shorter, and only values a time/UUID/id masker would hide), and with
  * every volatile field lifted (`volatile: true`).
@@ -11,7 +14,15 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { canonicalJson, countTokens, detectKind, losslessDecode, losslessEncode } from '@distil/core';
+import {
+  canonicalJson,
+  countTokens,
+  detectKind,
+  type LosslessResult,
+  losslessDecode,
+  losslessEncode,
+  stripStyling,
+} from '@distil/core';
 import { corpusPath } from './corpus-path.js';
 
 /** Which files of each corpus set are tool outputs (labels, licences and parsed answers are not). */
@@ -46,6 +57,13 @@ interface Tally {
   failures: string[];
 }
 
+/** What decoding must give: the input, or its canonical JSON / plain text after a non-invertible step. */
+function decodesTo(text: string, encoded: LosslessResult): string | null {
+  if (encoded.exact) return text;
+  if (encoded.transforms.includes('canonical-json')) return canonicalJson(text);
+  return stripStyling(text);
+}
+
 function measure(paths: readonly string[], root: string): Tally {
   const t: Tally = {
     files: 0,
@@ -65,7 +83,7 @@ function measure(paths: readonly string[], root: string): Tally {
     for (const volatile of [undefined, true]) {
       const encoded = losslessEncode(text, kind, undefined, volatile === undefined ? {} : { volatile });
       const decoded = losslessDecode(encoded.text, encoded.transforms);
-      const expected = encoded.exact ? text : canonicalJson(text);
+      const expected = decodesTo(text, encoded);
       if (decoded !== expected) t.failures.push(`${relative(root, path)} (volatile=${volatile})`);
       sizes.push(countTokens(encoded.text));
     }
@@ -102,11 +120,20 @@ const w = Math.max(...rows.map(([n]) => n.length), 10);
 console.log(
   `${'set'.padEnd(w)}  files  ${'tokens'.padStart(9)}  saved  mean/file  +volatile  mean/file  round trip`,
 );
-const summary = (list: [string, Tally][]): [number, number] => [
-  list.reduce((s, [, t]) => s + (1 - t.after / t.before), 0) / Math.max(1, list.length),
-  list.reduce((s, [, t]) => s + (1 - Math.min(t.after, t.afterVolatile) / t.before), 0) /
+/** Per set, the mean of the sets' savings; over all files, tokens saved over tokens in. */
+const summary = (list: [string, Tally][]): { sets: number; best: number; tokens: number } => ({
+  sets: list.reduce((s, [, t]) => s + (1 - t.after / t.before), 0) / Math.max(1, list.length),
+  best:
+    list.reduce((s, [, t]) => s + (1 - Math.min(t.after, t.afterVolatile) / t.before), 0) /
     Math.max(1, list.length),
-];
+  tokens:
+    1 -
+    list.reduce((s, [, t]) => s + t.after, 0) /
+      Math.max(
+        1,
+        list.reduce((s, [, t]) => s + t.before, 0),
+      ),
+});
 for (const [name, t] of rows) {
   console.log(
     `${name.padEnd(w)}  ${String(t.files).padStart(5)}  ${String(t.before).padStart(9)}  ${pct(1 - t.after / t.before).padStart(5)}  ${pct(1 - t.ratio / t.files).padStart(9)}  ${pct(1 - t.afterVolatile / t.before).padStart(9)}  ${pct(1 - t.ratioVolatile / t.files).padStart(9)}  ${t.failures.length === 0 ? 'exact' : `${t.failures.length} FAILED`}`,
@@ -120,9 +147,9 @@ for (const [label, list] of [
   ['bundled dataset', bundledRows],
 ] as const) {
   if (list.length === 0) continue;
-  const [plain, best] = summary(list);
+  const { sets, best, tokens } = summary(list);
   console.log(
-    `\n${label}: mean saving over ${list.length} sets ${pct(plain)} (default), ${pct(best)} (best of default / +volatile per set)`,
+    `\n${label}: ${pct(tokens)} of all their tokens saved; mean over ${list.length} sets ${pct(sets)} (default), ${pct(best)} (best of default / +volatile per set)`,
   );
 }
-console.log('target: ≥ 35% averaged over the tool-output sets');
+console.log('target: ≥ 35% averaged over the tool outputs');

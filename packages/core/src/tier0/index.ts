@@ -17,6 +17,7 @@ export {
   losslessEncode,
 } from './lossless.js';
 export { type MinedTemplates, mineTemplates } from './template-miner.js';
+export { stripStyling } from './terminal-styling.js';
 export {
   extractVolatile,
   formatVolatileTable,

@@ -148,9 +148,23 @@ describe('fold round trip (property)', () => {
   const line = fc
     .array(fc.tuple(word, space), { maxLength: 4 })
     .chain((parts) => fc.constantFrom('', ' ').map((lead) => lead + parts.map(([w, s]) => w + s).join('')));
+  // A line rewritten in place: its updates, from the same shapes, joined by carriage returns.
+  const rewritten = fc
+    .array(fc.oneof(line, fc.constantFrom('50% done', '60% done', '70% done')), {
+      minLength: 4,
+      maxLength: 12,
+    })
+    .map((updates) => updates.join('\r'));
   const single = fc.oneof(
     line,
-    fc.constantFrom('same line', 'same line', '[3 lines: t]', '[the 3 lines starting "x" again]'),
+    rewritten,
+    fc.constantFrom(
+      'same line',
+      'same line',
+      '[3 lines: t]',
+      '[the 3 lines starting "x" again]',
+      "[the next 2 lines are one line's \\r-separated updates]",
+    ),
   );
   // Blocks that come back (for back-references) and pairs that alternate (for group folds).
   const chunk = fc.oneof(
@@ -170,6 +184,7 @@ describe('fold round trip (property)', () => {
           const protect = Uint8Array.from(ls, (_, i) => (bits[i] ? 1 : 0));
           const folded = foldLogLines(ls, { protect, minRun });
           expect(unfoldLines(folded)).toStrictEqual(ls);
+          expect(unfoldLines(foldLogLines(ls, { protect, minRun, overwrites: true }))).toStrictEqual(ls);
           expect(unfoldTemplateRuns(foldTemplateRuns(ls, { minRun }))).toStrictEqual(ls);
           expect(unfoldRepeats(foldRepeats(ls, { protect }))).toStrictEqual(ls);
           // A protected line is never inside a fold: it appears verbatim (or escaped) in the output.
@@ -180,5 +195,29 @@ describe('fold round trip (property)', () => {
       ),
       { numRuns: 10_000 },
     );
+  });
+});
+
+describe('lines rewritten in place', () => {
+  it('folds the updates of a progress line under one header and gives the line back exactly', () => {
+    const updates = Array.from({ length: 40 }, (_, i) => `Downloading layer ${i * 512}kB/20480kB`);
+    const line = `${updates.join('\r')}\rdone`;
+    const folded = foldLogLines(['$ docker pull x', line, 'next'], { overwrites: true });
+    expect(folded).toStrictEqual([
+      '$ docker pull x',
+      "[the next 42 lines are one line's \\r-separated updates]",
+      '[40 lines: Downloading layer <*>/20480kB]',
+      ...updates.map((_, i) => `${i * 512}kB`),
+      'done',
+      'next',
+    ]);
+    expect(unfoldLines(folded)).toStrictEqual(['$ docker pull x', line, 'next']);
+  });
+
+  it('leaves a line with few updates, or a protected one, as it is', () => {
+    const few = 'a\rb\rc\r';
+    expect(foldLogLines([few], { overwrites: true })).toStrictEqual([few]);
+    const many = Array.from({ length: 20 }, (_, i) => `step ${i} of 20`).join('\r');
+    expect(foldLogLines([many], { overwrites: true, protect: new Uint8Array([1]) })).toStrictEqual([many]);
   });
 });

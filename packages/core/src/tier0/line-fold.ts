@@ -14,6 +14,9 @@ import { freeSeparator, type RunTemplate, runTemplate, templateOf } from './run-
  * - `[N repeats of the next P lines; one row of values per repeat follows]`, then P template lines, then N
  *   rows: a group of P consecutive lines that repeats N times as a unit (a `Downloading` / `Downloaded`
  *   pair, a report block); each row holds the variables of one repeat, all P lines in order.
+ * - `[the next N lines are one line's \r-separated updates]`, then N lines: one line that a progress bar
+ *   or `git clone` rewrote in place thousands of times, its updates (the parts between carriage returns)
+ *   folded like lines of their own (only with the `overwrites` option).
  * - any other line is an input line as it was; an input line that itself starts like a header (after any
  *   number of `\`) gets one more `\` in front, which the decoder removes.
  *
@@ -30,12 +33,20 @@ export interface FoldOptions {
   readonly minRun?: number;
   /** Template per line, when the caller mined them: lines of one template then also fold together. */
   readonly clusterOf?: Int32Array;
+  /**
+   * Fold the updates of a line rewritten in place (parts separated by a lone `\r`): for lines split at
+   * `\n` only, where such a line keeps its carriage returns.
+   */
+  readonly overwrites?: boolean;
 }
 
 const HEADER_LIKE =
-  /^\\*\[(?:\d+ lines[:,]|repeated \d+×\]|\d+ repeats of the next |the \d+ lines starting ")/;
+  /^\\*\[(?:\d+ lines[:,]|repeated \d+×\]|\d+ repeats of the next |the \d+ lines starting "|the next \d+ lines are one)/;
 const ESCAPED_HEADER =
-  /^\\+\[(?:\d+ lines[:,]|repeated \d+×\]|\d+ repeats of the next |the \d+ lines starting ")/;
+  /^\\+\[(?:\d+ lines[:,]|repeated \d+×\]|\d+ repeats of the next |the \d+ lines starting "|the next \d+ lines are one)/;
+const OVERWRITE_HEADER = /^\[the next (\d+) lines are one line's \\r-separated updates\]$/;
+/** Updates a rewritten line must have before they fold (a CRLF's `\r` at the very end is not one). */
+const MIN_UPDATES = 4;
 const GROUP_HEADER =
   /^\[(\d+) repeats of the next (\d+) lines; one row of values per repeat follows(?:, cells split by "(.)")?\]$/;
 const TEMPLATE_HEADER = /^\[(\d+) lines(?:, cells split by "(.)")?: (.*)\]$/s;
@@ -100,6 +111,14 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
       i++;
       continue;
     }
+    if (options.overwrites === true) {
+      const updates = foldOverwrites(lines[i]!, options);
+      if (updates !== null) {
+        out.push(...updates);
+        i++;
+        continue;
+      }
+    }
     // A block seen earlier: one reference line, when it covers at least what a fold here would.
     const ref = blocks?.find(i);
     let end = i + 1;
@@ -162,6 +181,17 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
     }
   }
   return out;
+}
+
+/** A line's `\r`-separated updates folded under their header, when it has enough and that is shorter. */
+function foldOverwrites(line: string, options: EngineOptions): string[] | null {
+  let updates = 0;
+  for (let c = line.indexOf('\r'); c >= 0 && c < line.length - 1; c = line.indexOf('\r', c + 1)) updates++;
+  if (updates < MIN_UPDATES) return null;
+  const { templates, repeats, minRun } = options;
+  const inner = foldLines(line.split('\r'), { templates, repeats, ...(minRun !== undefined && { minRun }) });
+  const header = `[the next ${inner.length} lines are one line's \\r-separated updates]`;
+  return header.length + foldedSize(inner) < line.length ? [header, ...inner] : null;
 }
 
 /**
@@ -316,6 +346,16 @@ export function unfoldLines(folded: readonly string[]): string[] {
       const text = line.slice(repeat[0].length);
       for (let k = Number(repeat[1]); k > 0; k--) out.push(text);
       i++;
+      continue;
+    }
+    const overwrite = OVERWRITE_HEADER.exec(line);
+    if (overwrite !== null) {
+      const count = Number(overwrite[1]);
+      if (i + 1 + count > folded.length) {
+        throw new Error(`fold: ${count} updates announced at line ${i + 1}, input ended`);
+      }
+      out.push(unfoldLines(folded.slice(i + 1, i + 1 + count)).join('\r'));
+      i += count + 1;
       continue;
     }
     const ref = BLOCK_REF_HEADER.exec(line);

@@ -106,6 +106,12 @@ describe('losslessEncode', () => {
       '550e8400-e29b-41d4-a716-446655440000',
       '[9 values for the # marks above, in order]',
       '^',
+      '\r',
+      '50%\r60%\r70%\r80%\r90%',
+      "[the next 2 lines are one line's \\r-separated updates]",
+      '§',
+      '§1',
+      '[§ shorthand: the 1 lines below define §1, used in the text after them]',
     );
     const line = fc.array(piece, { maxLength: 4 }).map((p) => p.join(''));
     const text = fc
@@ -125,5 +131,79 @@ describe('losslessEncode', () => {
       ),
       { numRuns: 10_000 },
     );
+  });
+
+  it('removes terminal styling outside protected lines; decoding gives the plain text (property)', () => {
+    const piece = fc.constantFrom(
+      'FAIL',
+      ' ok ',
+      '\u001b[31m',
+      '\u001b[1;34m',
+      '\u001b[0m',
+      '\u001b[m',
+      '\u001b[K',
+      '\u001b[2K',
+      '\u001b[1A',
+      '\u001b]8;;http://x\u0007',
+      '/home/runner/work/app/src/',
+    );
+    const line = fc.array(piece, { maxLength: 5 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 30 }),
+        fc.array(fc.boolean(), { maxLength: 30 }),
+        (ls, bits) => {
+          const text = ls.join('\n');
+          const protect = Uint8Array.from(bits, (b) => (b ? 1 : 0));
+          const encoded = losslessEncode(text, 'log', protect);
+          const decoded = losslessDecode(encoded.text, encoded.transforms).split('\n');
+          expect(decoded).toHaveLength(ls.length);
+          for (let i = 0; i < ls.length; i++) {
+            expect(decoded[i]).toBe(protect[i] === 1 ? ls[i] : ls[i]!.replace(/\u001b\[[0-9;]*[mK]/g, ''));
+          }
+          expect(encoded.exact).toBe(!encoded.transforms.includes('strip-styling'));
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('keeps cursor moves and hyperlinks: only colour and erase-line codes are presentation', () => {
+    const text = `\u001b[1A\rlayer 1: Pulling\n\u001b]8;;https://x.test\u0007link\u001b]8;;\u0007 \u001b[32mok\u001b[0m\n`;
+    const encoded = losslessEncode(text, 'log');
+    expect(encoded.transforms).toContain('strip-styling');
+    expect(encoded.text).toContain('\u001b[1A');
+    expect(encoded.text).toContain('\u001b]8;;https://x.test\u0007');
+    expect(encoded.text).not.toContain('\u001b[32m');
+  });
+
+  it('folds a line rewritten in place by a progress bar, exactly', () => {
+    const updates = Array.from(
+      { length: 200 },
+      (_, i) => `Receiving objects: ${Math.floor(i / 2)}% (${i * 17}/3400)   `,
+    );
+    const text = `$ git clone x\n${updates.join('\r')}\rdone.\r\nnext\n`;
+    const encoded = losslessEncode(text, 'log', undefined, { volatile: false });
+    expect(encoded.text).toContain('[the next ');
+    expect(encoded.text).toContain("lines are one line's \\r-separated updates]");
+    expect(encoded.text.length).toBeLessThan(text.length / 3);
+    expect(losslessDecode(encoded.text, encoded.transforms)).toBe(text);
+  });
+
+  it('writes long repeated texts once, as shorthand, and never inside protected lines', () => {
+    const lines = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `at org.example.billing.service.InvoiceHandler.step${i}(/home/runner/work/billing/src/main/Invoice.java:${i})`,
+    );
+    const protect = new Uint8Array(lines.length);
+    protect[4] = 1;
+    const text = lines.join('\n');
+    const encoded = losslessEncode(text, 'log', protect, { volatile: false });
+    expect(encoded.transforms).toContain('aliases');
+    expect(encoded.text.startsWith('[§ shorthand: the ')).toBe(true);
+    expect(encoded.text.split('\n')).toContain(lines[4]);
+    expect(encoded.text.length).toBeLessThan(text.length / 2);
+    expect(losslessDecode(encoded.text, encoded.transforms)).toBe(text);
   });
 });

@@ -2,6 +2,14 @@ import type { ContentKind } from '@distil/contract';
 import { canonicalJson } from './canonical-json.js';
 import { compactColumnar, expandColumnar } from './columnar.js';
 import { foldLogLines, unfoldLines } from './line-fold.js';
+import { stripStyling } from './terminal-styling.js';
+import {
+  type Aliased,
+  aliasRepeats,
+  formatAliasLegend,
+  parseAliasLegend,
+  restoreAliases,
+} from './text-aliases.js';
 import {
   extractVolatile,
   formatVolatileTable,
@@ -15,6 +23,10 @@ import {
  * - log and tool_output: template runs and repeated lines folded (line-fold.ts), protected lines verbatim;
  * - volatile-field extraction (timestamps, UUIDs, ids lifted into a trailing table): by default for logs
  *   and tool output when it makes the text shorter (`volatile: 'auto'`); always with `volatile: true`.
+ * - terminal styling (colour and erase-line codes) removed from logs, tool output and diffs
+ *   (terminal-styling.ts) — like canonical JSON, equal in what it shows, not in its bytes;
+ * - long texts repeated (path and URL prefixes, long names) written once in a legend and then as a
+ *   two-character shorthand, for JSON, logs and tool output (text-aliases.ts).
  * Other kinds (source, diff, doc, chat) are left alone unless `volatile` is set: folding similar code or
  * prose lines would hurt reading more than it saves.
  */
@@ -22,8 +34,12 @@ import {
 /** A tier-0 transform, in the order they were applied. */
 export type LosslessTransform =
   | 'canonical-json'
+  /** Colour and erase-line codes removed (not byte-invertible). */
+  | 'strip-styling'
   | 'columnar'
   | 'volatile'
+  /** Repeated long texts written once, in a legend at the top, and then as `§1`-style marks. */
+  | 'aliases'
   /** Lines split at `\n` (a `\r` stays part of its line). */
   | 'fold-lines'
   /** Every line ends with `\r\n`. */
@@ -48,13 +64,20 @@ export interface LosslessOptions {
   readonly volatile?: boolean | 'auto';
   /** Shortest run that folds (see line-fold.ts). */
   readonly minRun?: number;
+  /** Remove terminal styling codes (logs, tool output and diffs): default true. */
+  readonly stripStyling?: boolean;
+  /** Shorthand for repeated long texts (JSON, logs, tool output): default true. */
+  readonly aliases?: boolean;
 }
 
 /** Result of {@link losslessEncode}. */
 export interface LosslessResult {
   readonly text: string;
   readonly transforms: LosslessTransform[];
-  /** True when {@link losslessDecode} gives back the input byte for byte (false after canonical JSON). */
+  /**
+   * True when {@link losslessDecode} gives back the input byte for byte; false after canonical JSON or
+   * styling removal, where it gives back the canonical or plain text.
+   */
   readonly exact: boolean;
 }
 
@@ -72,6 +95,14 @@ export function losslessEncode(
   let out = text;
   let exact = true;
   let lineKind = kind === 'log' || kind === 'tool_output';
+  if (options.stripStyling !== false && (lineKind || kind === 'diff')) {
+    const plain = stripStyling(out, protect !== undefined ? protectedOffsets(out, protect) : undefined);
+    if (plain !== null) {
+      out = plain;
+      transforms.push('strip-styling');
+      exact = false;
+    }
+  }
   if (kind === 'json' || kind === 'schema') {
     const canonical = canonicalJson(text);
     if (canonical !== null) {
@@ -88,6 +119,8 @@ export function losslessEncode(
     } else lineKind = true;
   }
   const volatile = options.volatile ?? (lineKind ? 'auto' : false);
+  const shorthand = options.aliases !== false && (lineKind || transforms.includes('columnar'));
+  const finish = { lineKind, protect, minRun: options.minRun, shorthand };
   const done = (chosen: { text: string; transforms: LosslessTransform[] }): LosslessResult => ({
     text: chosen.text,
     transforms: [...transforms, ...chosen.transforms],
@@ -99,10 +132,10 @@ export function losslessEncode(
     // 'auto': lift when the values removed outweigh the table they go to (consecutive timestamps write
     // as short tails there); the folds after it only gain from the lines becoming more alike.
     if (extracted.fields.length > 0 && (volatile === true || liftingPays(extracted.fields))) {
-      return done(finishLines(extracted.stable, extracted.fields, lineKind, protect, options.minRun));
+      return done(finishLines(extracted.stable, extracted.fields, finish));
     }
   }
-  return done(finishLines(out, [], lineKind, protect, options.minRun));
+  return done(finishLines(out, [], finish));
 }
 
 /** A test for "this offset is on a protected line" (lines end at `\r\n`, `\r` or `\n`). */
@@ -132,16 +165,35 @@ function liftingPays(fields: readonly string[]): boolean {
   return removed > table;
 }
 
-/** Folds the lines (for line kinds) and appends the table of lifted values, if any. */
+interface FinishOptions {
+  readonly lineKind: boolean;
+  readonly protect: Uint8Array | undefined;
+  readonly minRun: number | undefined;
+  readonly shorthand: boolean;
+}
+
+/**
+ * Shortens repeats, folds the lines (for line kinds), appends the table of lifted values, if any, and
+ * puts the shorthand legend in front.
+ */
 function finishLines(
   text: string,
   fields: readonly string[],
-  lineKind: boolean,
-  protect: Uint8Array | undefined,
-  minRun: number | undefined,
+  { lineKind, protect, minRun, shorthand }: FinishOptions,
 ): { text: string; transforms: LosslessTransform[] } {
   let out = text;
   const transforms: LosslessTransform[] = fields.length > 0 ? ['volatile'] : [];
+  let aliased: Aliased | null = null;
+  if (shorthand) {
+    aliased = aliasRepeats(
+      out,
+      lineKind && protect !== undefined ? protectedOffsets(out, protect) : undefined,
+    );
+    if (aliased !== null) {
+      out = aliased.body;
+      transforms.push('aliases');
+    }
+  }
   let separator: string | null = null;
   if (lineKind) {
     const folded = foldText(out, protect, minRun);
@@ -155,18 +207,25 @@ function finishLines(
     const term = separator ?? terminatorOf(out) ?? '\n';
     out = `${out}${term}${formatVolatileTable(fields).join(term)}`;
   }
+  if (aliased !== null) out = `${formatAliasLegend(aliased).join('\n')}\n${out}`;
   return { text: out, transforms };
 }
 
 /**
- * Undoes {@link losslessEncode}. The transforms always run in one order (canonical JSON, columnar, volatile
- * extraction, line folding, then the volatile table appended), so decoding is that order reversed. After
- * `canonical-json` the result is the canonical JSON — equal in value to the original, not its bytes
- * (see `exact`).
+ * Undoes {@link losslessEncode}. The transforms always run in one order (styling removal or canonical JSON,
+ * columnar, volatile extraction, shorthand, line folding, then the volatile table appended and the
+ * shorthand legend put in front), so decoding is that order reversed. After `canonical-json` the result is the canonical JSON — equal in value to the
+ * original, not its bytes — and after `strip-styling` the plain text (see `exact`).
  */
 export function losslessDecode(text: string, transforms: readonly LosslessTransform[]): string {
   let out = text;
   let fields: string[] | undefined;
+  let legend: ReturnType<typeof parseAliasLegend> = null;
+  if (transforms.includes('aliases')) {
+    legend = parseAliasLegend(out);
+    if (legend === null) throw new Error('lossless: no shorthand legend at the start of the text');
+    out = legend.body;
+  }
   const fold = transforms.find((t) => FOLD_SEPARATOR[t] !== undefined);
   if (transforms.includes('volatile')) {
     const term = fold !== undefined ? FOLD_SEPARATOR[fold]! : (terminatorOf(out) ?? '\n');
@@ -177,6 +236,7 @@ export function losslessDecode(text: string, transforms: readonly LosslessTransf
     fields = table.fields;
   }
   if (fold !== undefined) out = unfoldLines(out.split(FOLD_SEPARATOR[fold]!)).join(FOLD_SEPARATOR[fold]!);
+  if (legend !== null) out = restoreAliases(out, legend.sigil, legend.aliases);
   if (fields !== undefined) out = restoreVolatile(out, fields);
   if (transforms.includes('columnar')) out = expandColumnar(out);
   return out;
@@ -222,7 +282,7 @@ function foldText(
     protect === undefined || transform !== 'fold-lines' || !text.includes('\r')
       ? protect
       : remapProtect(lines, protect);
-  const folded = foldLogLines(lines, { protect: mapped, minRun });
+  const folded = foldLogLines(lines, { protect: mapped, minRun, overwrites: transform === 'fold-lines' });
   const out = folded.join(separator) + (trailing ? separator : '');
   return out.length < text.length ? { text: out, transform } : null;
 }

@@ -1,0 +1,86 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { aliasRepeats, formatAliasLegend, parseAliasLegend, restoreAliases } from './text-aliases.js';
+
+const url = 'https://api.github.com/repos/octokit-fixture-org/hello-world/';
+
+/** Encodes `text` as the lossless tier does (legend in front) and decodes it again. */
+function roundTrip(text: string, verbatimAt?: (offset: number) => boolean): string | null {
+  const aliased = aliasRepeats(text, verbatimAt);
+  if (aliased === null) return null;
+  const parsed = parseAliasLegend(`${formatAliasLegend(aliased).join('\n')}\n${aliased.body}`);
+  expect(parsed).not.toBeNull();
+  return restoreAliases(parsed!.body, parsed!.sigil, parsed!.aliases);
+}
+
+describe('aliasRepeats', () => {
+  it('names the prefixes an API response repeats in every url field', () => {
+    const fields = ['issues', 'pulls', 'commits', 'branches', 'tags', 'labels', 'milestones', 'events'];
+    const text = JSON.stringify(Object.fromEntries(fields.map((f) => [`${f}_url`, `${url}${f}{/number}`])));
+    const aliased = aliasRepeats(text);
+    expect(aliased?.aliases).toStrictEqual([url]);
+    expect(aliased?.body).toContain('"issues_url":"§1issues{/number}"');
+    expect(formatAliasLegend(aliased!)).toStrictEqual([
+      '[§ shorthand: the 1 lines below define §1, used in the text after them]',
+      `§1 = ${url}`,
+    ]);
+    expect(roundTrip(text)).toBe(text);
+  });
+
+  it('leaves short texts and rare repeats alone: a legend must pay for itself', () => {
+    expect(aliasRepeats(`${url}a ${url}b`)).toBeNull();
+    expect(aliasRepeats('src/a.ts src/a.ts src/a.ts')).toBeNull();
+  });
+
+  it('uses the next mark character when the text already holds §, and gives up when it holds them all', () => {
+    const text = `§ ${Array.from({ length: 12 }, (_, i) => `${url}${i}`).join(' ')}`;
+    expect(aliasRepeats(text)?.sigil).toBe('¤');
+    expect(roundTrip(text)).toBe(text);
+    expect(aliasRepeats(`§¤¶‡ ${text}`)).toBeNull();
+  });
+
+  it('rejects a legend that does not match its header', () => {
+    expect(
+      parseAliasLegend(
+        '[§ shorthand: the 2 lines below define §1 to §2, used in the text after them]\n§1 = a\n',
+      ),
+    ).toBeNull();
+    expect(parseAliasLegend('plain text\n')).toBeNull();
+    expect(() => restoreAliases('§Z', '§', ['a'])).toThrow(/unknown mark/);
+  });
+
+  it('round-trips any text and never rewrites a verbatim offset (property, 10,000 cases)', () => {
+    const piece = fc.constantFrom(
+      url,
+      `${url}pulls/1`,
+      '/home/runner/work/app/app/src/components/',
+      'org.example.billing.InvoiceService',
+      'x',
+      '§',
+      '§1',
+      '¤',
+      '9',
+      '"',
+    );
+    const separator = fc.constantFrom(' ', '\n', '"', '');
+    const text = fc
+      .array(fc.tuple(piece, separator), { maxLength: 60, size: 'max' })
+      .map((parts) => parts.map(([p, s]) => p + s).join(''));
+    fc.assert(
+      fc.property(text, fc.integer({ min: 0, max: 3 }), (t, stride) => {
+        // every `stride`-th line is verbatim (0: none)
+        const lineAt = (offset: number): number => t.slice(0, offset).split('\n').length - 1;
+        const verbatimAt = stride === 0 ? undefined : (offset: number) => lineAt(offset) % stride === 0;
+        const aliased = aliasRepeats(t, verbatimAt);
+        if (aliased === null) return;
+        expect(roundTrip(t, verbatimAt)).toBe(t);
+        if (verbatimAt !== undefined) {
+          const lines = t.split('\n');
+          const out = aliased.body.split('\n');
+          for (let i = 0; i < lines.length; i++) if (i % stride === 0) expect(out[i]).toBe(lines[i]);
+        }
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+});

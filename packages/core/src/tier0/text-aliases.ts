@@ -1,0 +1,174 @@
+/**
+ * Shorthand for long texts a block repeats: the path and URL prefixes and long names a tool prints over
+ * and over (`https://api.github.com/repos/org/repo/` in every `*_url` field of a GitHub response,
+ * `/home/runner/work/app/app/src/` before every file of a build, a test class name on every line of its
+ * report) are each written once in a legend at the top and then as a two-character mark:
+ *
+ *   [§ shorthand: the 2 lines below define §1 to §2, used in the text after them]
+ *   §1 = https://api.github.com/repos/octokit/hello-world/
+ *   §2 = octokit-fixture-org
+ *   {"archive_url":"§1{archive_format}{/ref}","owner":"§2", …}
+ *
+ * The mark is a character that occurs nowhere in the text (`§` first) followed by exactly one name
+ * character, so decoding is one pass with no escaping, and a digit after a mark cannot be misread. Lines
+ * that must stay verbatim (the salience guard's) are neither counted nor rewritten, so an error line reads
+ * exactly as the tool printed it.
+ *
+ * Written here rather than taken from a compression library: LZ-family coders find repeats too, but their
+ * output is bytes a model cannot read; this keeps every line readable and every repeat named.
+ */
+
+/** Characters that can mark a shorthand, in order of preference (one token each with o200k). */
+const SIGILS = ['§', '¤', '¶', '‡'];
+/** One character per shorthand, so a mark is always exactly two characters. */
+const NAMES = '123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+/** Shortest text worth a shorthand, and how often it must occur. */
+const MIN_LENGTH = 16;
+const MIN_COUNT = 3;
+/** A token that may hold a path, URL or long name: no whitespace, quotes, brackets or separators. */
+const TOKEN = /[^\s"'<>()[\]{},;|`]{16,}/g;
+/** A long name inside a token (a test class, an image digest, an org-repo slug). */
+const NAME = /[A-Za-z0-9_.@+=-]{16,}/g;
+const LEGEND_HEADER = /^\[(.) shorthand: the (\d+) lines below define .+, used in the text after them\]$/;
+
+/** A text with its repeats shortened: the body, and the texts the marks stand for. */
+export interface Aliased {
+  readonly body: string;
+  readonly sigil: string;
+  /** The text the mark `sigil + NAMES[k]` stands for. */
+  readonly aliases: readonly string[];
+}
+
+/**
+ * Shortens the long texts `text` repeats, or returns `null` when nothing pays for a legend line (or every
+ * sigil already occurs in the text). `verbatimAt(offset)` marks offsets that must not be rewritten.
+ */
+export function aliasRepeats(text: string, verbatimAt?: (offset: number) => boolean): Aliased | null {
+  const sigil = SIGILS.find((s) => !text.includes(s));
+  if (sigil === undefined) return null;
+  const counts = new Map<string, number>();
+  const count = (s: string): void => {
+    counts.set(s, (counts.get(s) ?? 0) + 1);
+  };
+  for (const m of text.matchAll(TOKEN)) {
+    if (verbatimAt?.(m.index) === true) continue;
+    const token = m[0];
+    // Path and URL prefixes up to each separator: the parts a directory listing or an API shares.
+    for (let i = token.search(/[/\\]/); i >= 0; i = nextSeparator(token, i + 1)) {
+      if (i + 1 >= MIN_LENGTH) count(token.slice(0, i + 1));
+    }
+    for (const n of token.matchAll(NAME)) count(n[0]);
+  }
+  const aliases = choose(counts);
+  if (aliases.length === 0) return null;
+  const index = new Map(aliases.map((a, k) => [a, k]));
+  // Longest first, so at any position the longest shorthand wins.
+  const pattern = new RegExp(
+    [...aliases]
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp)
+      .join('|'),
+    'g',
+  );
+  const body = text.replace(pattern, (match: string, offset: number) =>
+    verbatimAt?.(offset) === true ? match : sigil + NAMES[index.get(match)!],
+  );
+  return { body, sigil, aliases };
+}
+
+function nextSeparator(token: string, from: number): number {
+  const slash = token.indexOf('/', from);
+  const back = token.indexOf('\\', from);
+  return slash < 0 ? back : back < 0 ? slash : Math.min(slash, back);
+}
+
+/**
+ * Tokens a text of `length` characters costs, estimated low: paths and ids run 3–4 characters a token
+ * with o200k, words 4–6. Erring low keeps a shorthand from costing more than it saves.
+ */
+const tokensOf = (length: number): number => Math.floor(length / 5);
+/** A mark, and a legend line's ` = ` and line end, in tokens. */
+const MARK_TOKENS = 2;
+const LINE_TOKENS = 4;
+/** The legend's header line, in tokens: the shorthands together must save more than this. */
+const HEADER_TOKENS = 24;
+
+/**
+ * Greedy choice by tokens saved: each pick's occurrences are taken from the shorter prefixes it
+ * contains, which would otherwise be counted twice. Empty when all of them would not pay for the header.
+ */
+function choose(counts: ReadonlyMap<string, number>): string[] {
+  const candidates = [...counts].filter(([s, n]) => n >= MIN_COUNT && s.length >= MIN_LENGTH);
+  const chosen: string[] = [];
+  const taken = new Set<string>();
+  let total = 0;
+  while (chosen.length < NAMES.length) {
+    let best: [string, number] | undefined;
+    let bestGain = 0;
+    for (const candidate of candidates) {
+      const [s, n] = candidate;
+      if (taken.has(s)) continue;
+      // n marks instead of n copies, against a legend line `§1 = s`
+      const t = tokensOf(s.length);
+      const gain = n * (t - MARK_TOKENS) - (t + MARK_TOKENS + LINE_TOKENS);
+      if (gain > bestGain) {
+        bestGain = gain;
+        best = candidate;
+      }
+    }
+    if (best === undefined) break;
+    total += bestGain;
+    chosen.push(best[0]);
+    taken.add(best[0]);
+    for (const candidate of candidates) {
+      if (candidate !== best && best[0].startsWith(candidate[0])) candidate[1] -= best[1];
+    }
+  }
+  return total > HEADER_TOKENS ? chosen : [];
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The legend lines that go before the body. */
+export function formatAliasLegend(aliased: Aliased): string[] {
+  const { sigil, aliases } = aliased;
+  const last = `${sigil}${NAMES[aliases.length - 1]}`;
+  const range = aliases.length === 1 ? `${sigil}1` : `${sigil}1 to ${last}`;
+  return [
+    `[${sigil} shorthand: the ${aliases.length} lines below define ${range}, used in the text after them]`,
+    ...aliases.map((a, k) => `${sigil}${NAMES[k]} = ${a}`),
+  ];
+}
+
+/** Splits a legend off the front of `text` (lines end at `\n`); `null` when it does not start with one. */
+export function parseAliasLegend(text: string): { sigil: string; aliases: string[]; body: string } | null {
+  let end = text.indexOf('\n');
+  const header = LEGEND_HEADER.exec(end < 0 ? text : text.slice(0, end));
+  if (header === null || end < 0) return null;
+  const sigil = header[1]!;
+  const aliases: string[] = [];
+  for (let k = 0; k < Number(header[2]); k++) {
+    const start = end + 1;
+    end = text.indexOf('\n', start);
+    if (end < 0) return null;
+    const prefix = `${sigil}${NAMES[k]} = `;
+    if (!text.startsWith(prefix, start)) return null;
+    aliases.push(text.slice(start + prefix.length, end));
+  }
+  return { sigil, aliases, body: text.slice(end + 1) };
+}
+
+/** Writes every mark in `body` back as the text it stands for. */
+export function restoreAliases(body: string, sigil: string, aliases: readonly string[]): string {
+  let out = '';
+  let from = 0;
+  for (let at = body.indexOf(sigil); at >= 0; at = body.indexOf(sigil, from)) {
+    const k = NAMES.indexOf(body.charAt(at + 1));
+    if (k < 0 || k >= aliases.length) throw new Error(`aliases: unknown mark at offset ${at}`);
+    out += body.slice(from, at) + aliases[k]!;
+    from = at + 2;
+  }
+  return out + body.slice(from);
+}
