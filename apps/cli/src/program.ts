@@ -1,16 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { COMMANDS } from './commands/index.js';
-
-const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+import { VERSION } from './version.js';
 
 /** Builds the `distil` command line with every registered command. */
 export function buildProgram(): Command {
   const program = new Command('distil')
     .description('Make LLM coding agents cheaper without changing what they decide.')
-    .version(pkg.version, '-v, --version')
+    .version(VERSION, '-v, --version')
     .option('--config <file>', 'config file (default: ./distil.config.json)')
     .showHelpAfterError()
     .configureHelp({ sortSubcommands: true });

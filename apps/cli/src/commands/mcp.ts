@@ -1,13 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { loadKeepModel } from '@distil/codec';
 import { openRestoreStore } from '@distil/core';
 import { serveMcpStdio } from '@distil/proxy/mcp';
 import type { Command } from 'commander';
 import { loadConfig } from '../config-file.js';
-
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
+import { VERSION } from '../version.js';
 
 /**
  * `distil mcp`: Distil's MCP server on stdio — distil_expand, distil_search, distil_compress and
@@ -26,7 +22,7 @@ export function registerMcp(program: Command): void {
       const keepModel = await loadKeepModel({ ...config.keepModel, fallback: 'salience' }, log);
       const store = await openRestoreStore(config.restoreStore);
       try {
-        await serveMcpStdio({ store, keepModel, config, version: pkg.version });
+        await serveMcpStdio({ store, keepModel, config, version: VERSION });
       } finally {
         await store.close();
       }
