@@ -10,6 +10,7 @@ export {
   loadKeepModel,
   type ScoringKeepModel,
 } from './keep-model-registry.js';
+export { KeywordScanner, MAX_FAMILIES, NON_ASCII } from './keyword-scan.js';
 export {
   FEATURE_COUNT,
   FEATURE_NAMES,

@@ -1,13 +1,13 @@
 import { DECISION_MARKER } from '@distil/contract';
 import {
-  countCharacters,
-  DEBUG_PATTERN,
-  ERROR_PATTERN,
   emptyCounts,
+  hasDebugNoise,
+  hasErrorWords,
+  hasVerdict,
+  isKeyValue,
   isTableRow,
   isTimestampOnly,
-  KEY_VALUE_PATTERN,
-  VERDICT_PATTERN,
+  readLine,
   withoutTimestamp,
 } from './line-signals.js';
 
@@ -49,19 +49,17 @@ const counts = emptyCounts();
  */
 export function writeFeatures(line: string, out: Float64Array, offset: number): void {
   const body = withoutTimestamp(line);
-  countCharacters(body, counts);
+  const words = readLine(body, counts);
   const blank = counts.nonSpace === 0;
   out[offset] = 1;
   out[offset + 1] = line.includes(DECISION_MARKER) ? 1 : 0;
-  out[offset + 2] = !blank && ERROR_PATTERN.test(body) ? 1 : 0;
+  out[offset + 2] = !blank && hasErrorWords(body, words) ? 1 : 0;
   out[offset + 3] =
-    !blank && (VERDICT_PATTERN.test(body) || isTableRow(body, counts.pipes) || KEY_VALUE_PATTERN.test(body))
-      ? 1
-      : 0;
+    !blank && (hasVerdict(body, words) || isTableRow(body, counts.pipes) || isKeyValue(body, words)) ? 1 : 0;
   out[offset + 4] = blank ? 0 : counts.digits / counts.nonSpace;
   out[offset + 5] = line.length >= LENGTH_SATURATION ? 1 : line.length / LENGTH_SATURATION;
   const timestampOnly = isTimestampOnly(line, body, counts.digits);
-  out[offset + 6] = !blank && (timestampOnly || DEBUG_PATTERN.test(body)) ? 1 : 0;
+  out[offset + 6] = !blank && (timestampOnly || hasDebugNoise(body, words)) ? 1 : 0;
   out[offset + 7] = counts.letters === 0 ? 0 : counts.upper / counts.letters;
   out[offset + 8] = blank ? 1 : 0;
 }

@@ -7,6 +7,9 @@
  * rules and the logistic features share these patterns so the learned model sees what the rules see.
  */
 
+import { NON_ASCII } from './keyword-scan.js';
+import { SIGNAL_KEYWORDS, SignalKeyword } from './signal-keywords.js';
+
 /**
  * Words that announce that something went wrong. `error` and `exception` match inside identifiers too
  * (`TypeError`, `NullPointerException`), the rest only as whole words, so `fail` does not fire on `failover`.
@@ -111,7 +114,7 @@ export function withoutTimestamp(line: string): string {
   return m === null ? line : line.slice(m[0].length);
 }
 
-/** Character-class counts of one line, produced by {@link countCharacters} without allocating. */
+/** Character-class counts of one line, produced by {@link readLine} without allocating. */
 export interface CharacterCounts {
   /** Characters that are not whitespace. */
   nonSpace: number;
@@ -122,36 +125,83 @@ export interface CharacterCounts {
   pipes: number;
 }
 
-/**
- * Counts character classes of `line` into `out` (reused across calls, so the hot loop allocates nothing).
- * Letters and case are ASCII-only: a cheap proxy that is exact for the log and build output this scores.
+/*
+ * Character counting without a branch per class: each ASCII character adds its entries of two tables to
+ * two running sums that each pack two counters (the low one below PACK, the high one above it), so a line
+ * costs two table loads and two additions per character. Exact while a line is shorter than PACK
+ * characters; longer lines (never seen after the pipeline bounds a line at 16 KiB) are counted in parts.
  */
-export function countCharacters(line: string, out: CharacterCounts): CharacterCounts {
-  let nonSpace = 0;
-  let digits = 0;
-  let letters = 0;
-  let upper = 0;
-  let pipes = 0;
-  for (let i = 0; i < line.length; i++) {
-    const c = line.charCodeAt(i);
-    if (c === 32 || (c >= 9 && c <= 13)) continue;
-    nonSpace++;
-    if (c >= 48 && c <= 57) digits++;
-    else if (c >= 65 && c <= 90) {
-      letters++;
-      upper++;
-    } else if (c >= 97 && c <= 122) letters++;
-    else if (c === 124) pipes++;
-  }
-  out.nonSpace = nonSpace;
-  out.digits = digits;
-  out.letters = letters;
-  out.upper = upper;
-  out.pipes = pipes;
-  return out;
+const PACK = 2 ** 26;
+/** non-space + PACK × digit, per ASCII code. */
+const SPACE_DIGIT = new Float64Array(128);
+/** letter + PACK × upper-case letter, per ASCII code. */
+const LETTER_UPPER = new Float64Array(128);
+for (let c = 0; c < 128; c++) {
+  if (!(c === 32 || (c >= 9 && c <= 13))) SPACE_DIGIT[c] = 1;
+  if (c >= 48 && c <= 57) SPACE_DIGIT[c]! += PACK;
+  if (c >= 65 && c <= 90) LETTER_UPPER[c] = 1 + PACK;
+  if (c >= 97 && c <= 122) LETTER_UPPER[c] = 1;
 }
 
-/** A fresh, zeroed counts record for {@link countCharacters}. */
+const SIGNAL_AUTOMATON = SIGNAL_KEYWORDS.automaton;
+
+/**
+ * One pass over `body`: counts its character classes into `out` (reused across calls, so the hot loop
+ * allocates nothing) and returns the signal keywords it holds, the argument of the has… functions below
+ * (the keyword scan runs in the same loop, see KeywordScanner). Letters and case are ASCII-only: a cheap
+ * proxy that is exact for the log and build output this scores. Space is ASCII whitespace (space and \t
+ * to \r); every character outside ASCII counts as non-space.
+ */
+export function readLine(body: string, out: CharacterCounts): number {
+  if (body.length >= PACK) return readLongLine(body, out);
+  const { classOf, delta, found } = SIGNAL_AUTOMATON;
+  let state = 0;
+  let words = 0;
+  let spaceDigit = 0;
+  let letterUpper = 0;
+  let pipes = 0;
+  let other = 0;
+  for (let i = 0; i < body.length; i++) {
+    const code = body.charCodeAt(i);
+    if (code < 128) {
+      spaceDigit += SPACE_DIGIT[code]!;
+      letterUpper += LETTER_UPPER[code]!;
+      if (code === 124) pipes++;
+      state = delta[state + classOf[code]!]!;
+      words |= found[state]!;
+    } else {
+      other++;
+      state = 0;
+      words |= NON_ASCII;
+    }
+  }
+  const digits = Math.floor(spaceDigit / PACK);
+  const upper = Math.floor(letterUpper / PACK);
+  out.nonSpace = spaceDigit - digits * PACK + other;
+  out.digits = digits;
+  out.letters = letterUpper - upper * PACK;
+  out.upper = upper;
+  out.pipes = pipes;
+  return words;
+}
+
+/** {@link readLine} for a line too long for the packed sums: counted in parts, scanned whole. */
+function readLongLine(body: string, out: CharacterCounts): number {
+  const part = emptyCounts();
+  const sum = emptyCounts();
+  for (let at = 0; at < body.length; at += PACK / 2) {
+    readLine(body.slice(at, at + PACK / 2), part);
+    sum.nonSpace += part.nonSpace;
+    sum.digits += part.digits;
+    sum.letters += part.letters;
+    sum.upper += part.upper;
+    sum.pipes += part.pipes;
+  }
+  Object.assign(out, sum);
+  return SIGNAL_KEYWORDS.scan(body);
+}
+
+/** A fresh, zeroed counts record for {@link readLine}. */
 export function emptyCounts(): CharacterCounts {
   return { nonSpace: 0, digits: 0, letters: 0, upper: 0, pipes: 0 };
 }
@@ -164,4 +214,29 @@ export function isTableRow(line: string, pipes: number): boolean {
   if (pipes < 2) return false;
   const trimmed = line.trim();
   return trimmed.startsWith('|') || trimmed.endsWith('|') || /-{3,}\s*\|\s*:?-{3,}/.test(trimmed);
+}
+
+// VERDICT_PATTERN's `^\s*OK` branch, which no keyword of signal-keywords.ts covers
+const OK_VERDICT = /^\s*OK/;
+
+/** `ERROR_PATTERN.test(body)`, where `words` are the keywords {@link readLine} found in `body`. */
+export function hasErrorWords(body: string, words: number): boolean {
+  // 69 = 'E', 101 = 'e': the pattern's `^E\s{2,}\S` branch (case-insensitive)
+  const first = body.charCodeAt(0);
+  return ((words & SignalKeyword.error) !== 0 || first === 69 || first === 101) && ERROR_PATTERN.test(body);
+}
+
+/** `VERDICT_PATTERN.test(body)`, where `words` are the keywords {@link readLine} found in `body`. */
+export function hasVerdict(body: string, words: number): boolean {
+  return ((words & SignalKeyword.verdict) !== 0 || OK_VERDICT.test(body)) && VERDICT_PATTERN.test(body);
+}
+
+/** `DEBUG_PATTERN.test(body)`, where `words` are the keywords {@link readLine} found in `body`. */
+export function hasDebugNoise(body: string, words: number): boolean {
+  return (words & SignalKeyword.debug) !== 0 && DEBUG_PATTERN.test(body);
+}
+
+/** `KEY_VALUE_PATTERN.test(body)`, where `words` are the keywords {@link readLine} found in `body`. */
+export function isKeyValue(body: string, words: number): boolean {
+  return (words & SignalKeyword.keyValue) !== 0 && KEY_VALUE_PATTERN.test(body);
 }

@@ -128,4 +128,11 @@ describe('SalienceKeepModel', () => {
     expect(await model.score('ERROR: boom', 'log')).toBeCloseTo(a[0]!, 6);
     expect(model.id).toBe('salience');
   });
+
+  it('scores a repeated line as it scores it alone, long lines included', () => {
+    const long = `ERROR ${'0123456789 '.repeat(50)}`;
+    const lines = ['ERROR: boom', 'x', 'ERROR: boom', long, '', long, 'x', 'Tests: 3 passed'];
+    const scores = new SalienceKeepModel().scoreLinesSync(lines);
+    expect(Array.from(scores)).toEqual(Array.from(Float32Array.from(lines, salienceOf)));
+  });
 });

@@ -1,13 +1,13 @@
 import { type ContentKind, DECISION_MARKER, type KeepModel } from '@distil/contract';
 import {
-  countCharacters,
-  DEBUG_PATTERN,
-  ERROR_PATTERN,
   emptyCounts,
+  hasDebugNoise,
+  hasErrorWords,
+  hasVerdict,
+  isKeyValue,
   isTableRow,
   isTimestampOnly,
-  KEY_VALUE_PATTERN,
-  VERDICT_PATTERN,
+  readLine,
   withoutTimestamp,
 } from './line-signals.js';
 
@@ -32,6 +32,9 @@ export const SALIENCE_RULES = Object.freeze({
 
 const counts = emptyCounts();
 
+/** Lines up to this long are scored once per call however often they repeat (see scoreLinesSync). */
+const MAX_SHARED_SCORE = 400;
+
 /**
  * Scores one line with the salience rules. Deterministic and allocation-free on the common path; any line
  * containing `DECISION:` scores 1, a blank line 0.
@@ -39,18 +42,18 @@ const counts = emptyCounts();
 export function salienceOf(line: string): number {
   if (line.includes(DECISION_MARKER)) return 1;
   const body = withoutTimestamp(line);
-  countCharacters(body, counts);
+  const words = readLine(body, counts);
   if (counts.nonSpace === 0) return 0;
   const r = SALIENCE_RULES;
   if (isTimestampOnly(line, body, counts.digits)) return r.emptyTimestamp;
   let score = r.base;
-  if (ERROR_PATTERN.test(body)) score += r.error;
-  if (VERDICT_PATTERN.test(body)) score += r.verdict;
+  if (hasErrorWords(body, words)) score += r.error;
+  if (hasVerdict(body, words)) score += r.verdict;
   if (isTableRow(body, counts.pipes)) score += r.tableRow;
-  else if (KEY_VALUE_PATTERN.test(body)) score += r.keyValue;
+  else if (isKeyValue(body, words)) score += r.keyValue;
   const density = counts.digits / counts.nonSpace;
   score += r.digits * Math.min(1, density / 0.4);
-  if (DEBUG_PATTERN.test(body)) score += r.debugNoise;
+  if (hasDebugNoise(body, words)) score += r.debugNoise;
   return Math.max(0, Math.min(score, 1));
 }
 
@@ -70,7 +73,19 @@ export class SalienceKeepModel implements KeepModel {
   /** The same scores without a promise, for callers on a hot synchronous path (labelling, benchmarks). */
   scoreLinesSync(lines: readonly string[]): Float32Array {
     const scores = new Float32Array(lines.length);
-    for (let i = 0; i < lines.length; i++) scores[i] = salienceOf(lines[i]!);
+    // Logs repeat lines (blank lines, progress, one warning per module): each distinct text is scored
+    // once. Long lines rarely repeat and cost as much to hash as to score, so they are scored each time.
+    const scored = new Map<string, number>();
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      const shared = line.length <= MAX_SHARED_SCORE;
+      let score = shared ? scored.get(line) : undefined;
+      if (score === undefined) {
+        score = salienceOf(line);
+        if (shared) scored.set(line, score);
+      }
+      scores[i] = score;
+    }
     return scores;
   }
 

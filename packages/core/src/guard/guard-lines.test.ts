@@ -1,6 +1,33 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collectAnchors } from './anchors.js';
-import { GuardReason, guardLines } from './guard-lines.js';
+import { collectAnchors, mentionsAnchor } from './anchors.js';
+import { hasLocation } from './diagnostics.js';
+import { hasDenseToken } from './entropy.js';
+import { type GuardOptions, GuardReason, guardLines } from './guard-lines.js';
+import { hasIdentifier } from './identifiers.js';
+import { coarseShapeCounts } from './line-shape.js';
+import { isDiffChange, isDiffHeader, isSurprising } from './surprise.js';
+
+/** The guard line by line, every line judged on its own: what collapsing repeats must reproduce. */
+function guardLineByLine(lines: readonly string[], options: GuardOptions): Uint8Array {
+  const reasons = new Uint8Array(lines.length);
+  const { shapes, counts } = coarseShapeCounts(lines);
+  lines.forEach((line, i) => {
+    if (line.length === 0) return;
+    let r = 0;
+    if (isSurprising(line)) r |= GuardReason.surprise;
+    const diffHeader = (options.kind === 'diff' || line.startsWith('diff --git ')) && isDiffHeader(line);
+    if (diffHeader || isDiffChange(line, options.kind)) r |= GuardReason.diffChange;
+    if (options.anchors && mentionsAnchor(line, options.anchors)) r |= GuardReason.anchor;
+    if (hasLocation(line)) r |= GuardReason.location;
+    if (r === 0 && counts.get(shapes[i]!)! <= 2) {
+      if (hasIdentifier(line)) r |= GuardReason.identifier;
+      if (hasDenseToken(line)) r |= GuardReason.entropy;
+    }
+    reasons[i] = r;
+  });
+  return reasons;
+}
 
 const noise = Array.from(
   { length: 30 },
@@ -59,6 +86,36 @@ describe('guardLines', () => {
     ];
     const reasons = guardLines(lines, { kind: 'diff' });
     expect([...reasons].map((r) => r !== 0)).toEqual([true, true, true, true, false, true, true]);
+  });
+
+  it('judges repeated lines as it would judge each on its own, repeats counted toward rarity', () => {
+    const pool = [
+      '',
+      'compiling module core',
+      'deployed revision 3f9c2a1b7e to node 10.0.4.17',
+      'deployed revision 9a8b7c6d5e to node 10.0.4.18',
+      'token aZ9kQ2mX7pL4vB8n issued',
+      'ERROR: disk full',
+      '[INFO] 0 errors',
+      'at src/app.ts:12:5',
+      '+const b = 3;',
+      'Why does checkout_service restart?',
+      `payload ${'x7Gq2'.repeat(90)}`,
+      `payload ${'p3Lm9'.repeat(90)}`,
+    ];
+    const anchors = collectAnchors(['checkout_service']);
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...pool), { maxLength: 40 }),
+        fc.constantFrom<GuardOptions['kind']>('log', 'diff'),
+        fc.boolean(),
+        (lines, kind, anchored) => {
+          const options = { kind, ...(anchored && { anchors }) };
+          expect(guardLines(lines, options)).toEqual(guardLineByLine(lines, options));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('is a function of the block and the anchors alone', () => {

@@ -3,7 +3,8 @@ import { mentionsAnchor } from './anchors.js';
 import { hasLocation } from './diagnostics.js';
 import { hasDenseToken } from './entropy.js';
 import { hasIdentifier } from './identifiers.js';
-import { coarseShapeCounts } from './line-shape.js';
+import { coarseShape } from './line-shape.js';
+import { type LineTable, lineTable } from './line-table.js';
 import { isDiffChange, isDiffHeader, isSurprising } from './surprise.js';
 
 /** Why a line is guarded: bit flags, so a caller can report the reasons. */
@@ -23,6 +24,8 @@ export interface GuardOptions {
   readonly kind: ContentKind;
   /** Tokens named by the trusted side of the conversation (see collectAnchors). */
   readonly anchors?: ReadonlySet<string>;
+  /** The lines' table (repeats collapsed, keywords found), when the caller has it already. */
+  readonly table?: LineTable;
 }
 
 /**
@@ -33,30 +36,56 @@ export interface GuardOptions {
  * only when its shape is rare in the block: in a build log every download line carries a path and a
  * version, and guarding all of them would keep the noise; the one line with an id that appears nowhere
  * else is the one worth keeping.
+ *
+ * Every signal is a function of the line's text and the block's shape counts, so each distinct text is
+ * judged once and its repeats take the same reasons.
  */
 export function guardLines(lines: readonly string[], options: GuardOptions): Uint8Array {
-  const reasons = new Uint8Array(lines.length);
-  const anchors = options.anchors;
-  let shapes: { shapes: number[]; counts: Map<number, number> } | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.length === 0) continue;
-    let r = 0;
-    if (isSurprising(line)) r |= GuardReason.surprise;
-    // a diff printed inside a log (a formatter's complaint, a snapshot) is announced by its header
-    const diffHeader = (options.kind === 'diff' || line.startsWith('diff --git ')) && isDiffHeader(line);
-    if (diffHeader || isDiffChange(line, options.kind)) r |= GuardReason.diffChange;
-    if (anchors && mentionsAnchor(line, anchors)) r |= GuardReason.anchor;
-    if (hasLocation(line)) r |= GuardReason.location;
-    if (r === 0) {
-      // Rarity is the cheaper test, so it goes first: most lines are one of many alike.
-      shapes ??= coarseShapeCounts(lines);
-      if ((shapes.counts.get(shapes.shapes[i]!) ?? 0) <= RARE_SHAPE) {
-        if (hasIdentifier(line)) r |= GuardReason.identifier;
-        if (hasDenseToken(line)) r |= GuardReason.entropy;
-      }
-    }
-    reasons[i] = r;
+  const { ids, texts, keywords } = options.table ?? lineTable(lines);
+  const judged = new Uint8Array(texts.length);
+  let undecided = false;
+  for (let u = 0; u < texts.length; u++) {
+    const r = outrightReasons(texts[u]!, keywords[u]!, options);
+    judged[u] = r;
+    if (r === 0 && texts[u]!.length > 0) undecided = true;
   }
+  if (undecided) guardRareIdentifiers(texts, ids, judged);
+  const reasons = new Uint8Array(lines.length);
+  for (let i = 0; i < lines.length; i++) reasons[i] = judged[ids[i]!]!;
   return reasons;
+}
+
+/** The reasons that guard a line whatever the rest of the block holds; `keywords`: its lineKeywords. */
+function outrightReasons(line: string, keywords: number, options: GuardOptions): number {
+  if (line.length === 0) return 0;
+  let r = 0;
+  if (isSurprising(line, keywords)) r |= GuardReason.surprise;
+  // a diff printed inside a log (a formatter's complaint, a snapshot) is announced by its header
+  const diffHeader = (options.kind === 'diff' || line.startsWith('diff --git ')) && isDiffHeader(line);
+  if (diffHeader || isDiffChange(line, options.kind)) r |= GuardReason.diffChange;
+  const anchors = options.anchors;
+  if (anchors && mentionsAnchor(line, anchors)) r |= GuardReason.anchor;
+  if (hasLocation(line)) r |= GuardReason.location;
+  return r;
+}
+
+/**
+ * Identifier and entropy reasons, in `judged`, for the texts that have no other reason and whose coarse
+ * shape is rare in the block (counted over every line, repeats included).
+ */
+function guardRareIdentifiers(texts: readonly string[], ids: Int32Array, judged: Uint8Array): void {
+  const shapes = texts.map(coarseShape);
+  const repeats = new Int32Array(texts.length);
+  for (let i = 0; i < ids.length; i++) repeats[ids[i]!]!++;
+  const counts = new Map<number, number>();
+  for (let u = 0; u < texts.length; u++) counts.set(shapes[u]!, (counts.get(shapes[u]!) ?? 0) + repeats[u]!);
+  for (let u = 0; u < texts.length; u++) {
+    const line = texts[u]!;
+    // Rarity is the cheaper test, so it goes first: most lines are one of many alike.
+    if (judged[u] !== 0 || line.length === 0 || counts.get(shapes[u]!)! > RARE_SHAPE) continue;
+    let r = 0;
+    if (hasIdentifier(line)) r |= GuardReason.identifier;
+    if (hasDenseToken(line)) r |= GuardReason.entropy;
+    judged[u] = r;
+  }
 }

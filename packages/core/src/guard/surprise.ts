@@ -4,17 +4,21 @@
  * are kept whatever else the block holds.
  */
 
+import { Keyword, lineKeywords } from './keywords.js';
+
 // Words that, standing alone, say something went wrong. Word-bounded so "errorformat" or "failover"
 // do not fire; case-insensitive because tools print ERROR, Error and error alike.
-const STRONG = new RegExp(
+// The strong signal is STRONG_WORDS or STRONG_START: two patterns, so that the words can be gated by a
+// keyword scan (keywords.ts) while the line-start markers, which hold no keyword, are tested on their own.
+const STRONG_WORDS = new RegExp(
   [
     String.raw`\b(?:errors?|err!?|fatal|failed|failures?|fail|failing|exceptions?|traceback|panic(?:ked)?|abort(?:ed)?|crash(?:ed)?|segfault|segmentation fault|core dumped)\b`,
     String.raw`\b(?:timed? ?out|timeout|deadline exceeded|refused|denied|unauthori[sz]ed|forbidden|unreachable|no such file|undefined reference|killed|oomkilled|crashloopbackoff|evicted|backoff|unhealthy)\b`,
     String.raw`\b(?:assert(?:ion)?(?:error)?|expected .{0,80} (?:but )?(?:got|was|received)|exit(?:ed)? (?:code|status|with)\s*[1-9]\d*|returned non-zero|non-zero exit|stack ?trace|caused by)\b`,
-    String.raw`^\s*(?:E |E\d{3,}|error\[|warning\[|\*\* |FAIL\b|FAILED\b|✗|✘|✕|×|❌|●|!!|\[-\])`,
   ].join('|'),
   'i',
 );
+const STRONG_START = /^\s*(?:E |E\d{3,}|error\[|warning\[|\*\* |FAIL\b|FAILED\b|✗|✘|✕|×|❌|●|!!|\[-\])/i;
 // Words that report trouble in a tool's own output, but are everyday vocabulary in application logs.
 const WEAK =
   /\b(?:not found|not defined|undefined|not recognized|unknown (?:option|flag|command|argument)|no such (?:option|command)|cannot|can't|could not|couldn't|unable to|missing|unresolved|invalid|illegal|unexpected|mismatch|conflict|broken|violation|rejected|degraded|anomal(?:y|ies|ous))\b/i;
@@ -25,16 +29,31 @@ const QUIET_LEVEL = /^\W{0,3}(?:\S+\s+){0,4}?\[?(DEBUG|TRACE|FINE|FINER|VERBOSE|
 const ZERO_COUNTS =
   /\b(?:0 (?:failed|failures?|errors?|failing|broken)|(?:failures?|errors?|failed|failing)\s*[:=]\s*0)\b/gi;
 
-/** Whether a line reports an error, failure, timeout or anomaly (zero counts of failures are not one). */
-export function isSurprising(line: string): boolean {
-  const strong = STRONG.test(line);
-  if (!strong && !WEAK.test(line)) return false;
+/** Whether `line` holds a strong signal; `keywords` are its {@link lineKeywords}. */
+function isStrong(line: string, keywords: number): boolean {
+  return ((keywords & Keyword.strong) !== 0 && STRONG_WORDS.test(line)) || STRONG_START.test(line);
+}
+
+/** Whether `line` holds a weak signal; `keywords` are its {@link lineKeywords}. */
+function isWeak(line: string, keywords: number): boolean {
+  return (keywords & Keyword.weak) !== 0 && WEAK.test(line);
+}
+
+/**
+ * Whether a line reports an error, failure, timeout or anomaly (zero counts of failures are not one).
+ * `keywords`: the line's {@link lineKeywords}, when the caller has them already.
+ */
+export function isSurprising(line: string, keywords: number = lineKeywords(line)): boolean {
+  const strong = isStrong(line, keywords);
+  if (!strong && !isWeak(line, keywords)) return false;
   const level = QUIET_LEVEL.exec(line)?.[1];
   // DEBUG and TRACE lines never surprise; an INFO line only with a strong word ("[INFO] 3 errors").
   if (level !== undefined && (level !== 'INFO' || !strong)) return false;
   if (!strong) return true;
   ZERO_COUNTS.lastIndex = 0;
-  return !ZERO_COUNTS.test(line) || STRONG.test(line.replace(ZERO_COUNTS, '')) || WEAK.test(line);
+  if (!ZERO_COUNTS.test(line)) return true;
+  const rest = line.replace(ZERO_COUNTS, '');
+  return isStrong(rest, lineKeywords(rest)) || isWeak(line, keywords);
 }
 
 /** Whether a line is a changed line of a unified diff (`+x`/`-x`, not the `+++`/`---` file headers). */

@@ -5,10 +5,11 @@ const MAX_ANALYSED = 16_384;
 const ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_=>])/g;
 /**
  * A runner's per-line prefix ending in a timestamp: GitHub Actions' `2022-06-22T18:46:21.2979173Z `,
- * optionally after job and step names (`build\tstep\t<time> `), or a bracketed `[12:01:02] `.
+ * optionally after job and step names (`build\tstep\t<time> `), or a bracketed `[12:01:02] `. Sticky, so
+ * that a match leaves its end in lastIndex and the prefix is cut off with a slice, no match array built.
  */
 const LEADING_TIME =
-  /^(?:[^\n]{0,80}?\t)?\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s|^\[\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s/;
+  /^(?:[^\n]{0,80}?\t)?\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s|^\[\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s/y;
 
 /**
  * The line as a reader sees it: terminal escape codes and the runner's timestamp prefix removed, so
@@ -25,7 +26,9 @@ export function analysisView(line: string): string {
   const plain = bounded.includes('\u001b') ? bounded.replace(ESCAPES, '') : bounded;
   // the prefix starts with a digit or '[', or follows a tab within the first 80 characters
   const c = plain.charCodeAt(0);
-  const tab = plain.indexOf('\t');
-  const candidate = (c >= 48 && c <= 57) || c === 91 || (tab >= 0 && tab <= 80);
-  return candidate ? plain.replace(LEADING_TIME, '') : plain;
+  // a tab among the first 81 characters: searched backwards from there, so a long line is not read whole
+  const candidate = (c >= 48 && c <= 57) || c === 91 || plain.lastIndexOf('\t', 80) >= 0;
+  if (!candidate) return plain;
+  LEADING_TIME.lastIndex = 0;
+  return LEADING_TIME.test(plain) ? plain.slice(LEADING_TIME.lastIndex) : plain;
 }

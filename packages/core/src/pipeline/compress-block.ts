@@ -8,6 +8,7 @@ import {
   type TierConfig,
 } from '@distil/contract';
 import { guardLines } from '../guard/guard-lines.js';
+import { lineTable } from '../guard/line-table.js';
 import { analysisView } from '../guard/terminal-codes.js';
 import { foldRuns } from '../tier1/fold.js';
 import { fixedLines, selectLines } from '../tier1/select-lines.js';
@@ -103,8 +104,9 @@ async function digestBlock(block: Block, options: CompressOptions): Promise<Comp
   const { segments, lines: raw } = splitSegments(block.text);
   if (raw.length < options.tiers.minLines) return 'short block';
   const lines = raw.map(analysisView);
-  const guard = guardLines(lines, { kind: block.kind, anchors: options.anchors });
-  const fixed = fixedLines(lines, guard, options.tiers);
+  const table = lineTable(lines);
+  const guard = guardLines(lines, { kind: block.kind, anchors: options.anchors, table });
+  const fixed = fixedLines(lines, guard, options.tiers, table);
   const scores = await scoreUndecided(options.keepModel, lines, block.kind, guard, fixed);
   const keep = selectLines({ lines, guard, fixed, scores }, options.tiers);
   // The store refuses a short-handle collision (an attacker can engineer one in ~2^24 hashes); the block

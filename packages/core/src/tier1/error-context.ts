@@ -57,6 +57,11 @@ export function isContinuation(line: string, baseIndent = 0): boolean {
   return indentOf(line) > baseIndent && !PASSED.test(line);
 }
 
+/** Whether a line carries on an error's trace: a continuation of it, or a code fence. */
+function continuesTrace(line: string, baseIndent: number): boolean {
+  return isContinuation(line, baseIndent) || FENCE.test(line);
+}
+
 /** In `errors`: a kept stack frame, whose trace is followed forward but which pulls in no neighbours. */
 export const FRAME_SEED = 2;
 
@@ -91,14 +96,13 @@ export function keepErrorContext(lines: readonly string[], errors: Uint8Array, k
     for (; !frameOnly && j < n && j <= i + ALWAYS_AFTER; j++) {
       if (lines[j]!.length <= MAX_NEIGHBOUR_CHARS || isContinuation(lines[j]!, base)) keep[j] = 1;
     }
-    const continues = (line: string): boolean => isContinuation(line, base) || FENCE.test(line);
     while (j < n && j <= i + MAX_CONTINUATION) {
       // one blank line inside a trace does not end it when the trace goes on after it
-      const next = lines[j]!.length === 0 && j + 1 < n && continues(lines[j + 1]!) ? j + 1 : j;
+      const next = lines[j]!.length === 0 && j + 1 < n && continuesTrace(lines[j + 1]!, base) ? j + 1 : j;
       const line = lines[next]!;
       // a fenced snippet of the failing code (```…```) belongs to the failure whole
       const end = FENCE.test(line) ? closingFence(lines, next) : next;
-      if (!continues(line)) break;
+      if (!continuesTrace(line, base)) break;
       for (; j <= end; j++) keep[j] = 1;
     }
     reach = Math.max(reach, j);

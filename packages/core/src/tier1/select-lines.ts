@@ -1,5 +1,6 @@
 import type { TierConfig } from '@distil/contract';
 import { GuardReason } from '../guard/guard-lines.js';
+import { type LineTable, lineTable } from '../guard/line-table.js';
 import { FRAME_SEED, isFrame, keepErrorContext } from './error-context.js';
 import { releaseNoise } from './noise-dedup.js';
 import { isVerdict } from './verdicts.js';
@@ -17,16 +18,30 @@ export interface LineSignals {
 /**
  * Lines kept whatever the keep model says, and exempt from noise dedup (1 = fixed): head and tail
  * context, decision markers and verdicts, and lines guarded for naming an anchor, a source location or a
- * diff change. Computed first so the keep model only scores the lines still undecided.
+ * diff change. Computed first so the keep model only scores the lines still undecided. `table` (the lines
+ * with repeats collapsed, see lineTable) lets each distinct text be tested for a verdict once.
  */
-export function fixedLines(lines: readonly string[], guard: Uint8Array, tiers: TierConfig): Uint8Array {
+export function fixedLines(
+  lines: readonly string[],
+  guard: Uint8Array,
+  tiers: TierConfig,
+  table: LineTable = lineTable(lines),
+): Uint8Array {
   const n = lines.length;
   const fixed = new Uint8Array(n);
   const head = Math.min(n, tiers.headLines);
   const tailStart = Math.max(head, n - tiers.tailLines);
   const pinned = GuardReason.anchor | GuardReason.diffChange | GuardReason.location;
+  // whether each distinct text is a verdict: 0 not yet known, 1 no, 2 yes
+  const verdict = new Uint8Array(table.texts.length);
   for (let i = 0; i < n; i++) {
-    if (i < head || i >= tailStart || (guard[i]! & pinned) !== 0 || isVerdict(lines[i]!)) fixed[i] = 1;
+    if (i < head || i >= tailStart || (guard[i]! & pinned) !== 0) {
+      fixed[i] = 1;
+      continue;
+    }
+    const u = table.ids[i]!;
+    if (verdict[u] === 0) verdict[u] = isVerdict(lines[i]!, table.keywords[u]) ? 2 : 1;
+    if (verdict[u] === 2) fixed[i] = 1;
   }
   return fixed;
 }

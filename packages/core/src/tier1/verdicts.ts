@@ -1,4 +1,5 @@
 import { DECISION_MARKER } from '@distil/contract';
+import { Keyword, lineKeywords } from '../guard/keywords.js';
 
 /**
  * Verdict lines carry a run's outcome: test summaries, build results, exit statuses. They are always
@@ -28,11 +29,20 @@ const VERDICT = new RegExp(
   ].join('|'),
 );
 
+// The one branch of VERDICT whose words are too common to gate on (keywords.ts, VERDICT_SUMMARY).
+const STATUS_FIRST = /^\s*(?:FAIL|FAILED|PASS|ok|not ok)\s+\S/;
+
 // Every verdict pattern needs one of these words; most log lines have none, and this test is cheap.
 const VERDICT_WORD =
   /pass|fail|ok\b|OK|err|test|build|ran |exit|done|finish|complet|vulnerab|added|install|skipped|pending|broken|___/i;
 
-/** Whether a line carries a decision marker or a run's verdict. */
-export function isVerdict(line: string): boolean {
-  return line.includes(DECISION_MARKER) || (VERDICT_WORD.test(line) && VERDICT.test(line));
+/**
+ * Whether a line carries a decision marker or a run's verdict. `keywords`: the line's lineKeywords, when
+ * the caller has them already (the patterns only run on a line that holds their keywords).
+ */
+export function isVerdict(line: string, keywords: number = lineKeywords(line)): boolean {
+  if (line.includes(DECISION_MARKER)) return true;
+  if ((keywords & Keyword.verdict) === 0) return false;
+  const summary = (keywords & Keyword.verdictSummary) !== 0 || STATUS_FIRST.test(line);
+  return summary && VERDICT_WORD.test(line) && VERDICT.test(line);
 }
