@@ -10,6 +10,7 @@ import {
   hasErrorWords,
   hasVerdict,
   isKeyValue,
+  isLogfmtRecord,
   KEY_VALUE_PATTERN,
   readLine,
   VERDICT_PATTERN,
@@ -74,7 +75,9 @@ function disagreements(body: string): string[] {
   if (hasErrorWords(body, words) !== ERROR_PATTERN.test(body)) found.push(`error: ${body}`);
   if (hasVerdict(body, words) !== VERDICT_PATTERN.test(body)) found.push(`verdict: ${body}`);
   if (hasDebugNoise(body, words) !== DEBUG_PATTERN.test(body)) found.push(`debug: ${body}`);
-  if (isKeyValue(body, words) !== KEY_VALUE_PATTERN.test(body)) found.push(`key-value: ${body}`);
+  if (isKeyValue(body, words) !== (KEY_VALUE_PATTERN.test(body) && !isLogfmtRecord(body))) {
+    found.push(`key-value: ${body}`);
+  }
   if (hasVerdict(body, ALL) !== VERDICT_PATTERN.test(body)) found.push(`open gate: ${body}`);
   return found;
 }

@@ -236,7 +236,31 @@ export function hasDebugNoise(body: string, words: number): boolean {
   return (words & SignalKeyword.debug) !== 0 && DEBUG_PATTERN.test(body);
 }
 
-/** `KEY_VALUE_PATTERN.test(body)`, where `words` are the keywords {@link readLine} found in `body`. */
+/**
+ * `KEY_VALUE_PATTERN.test(body)`, where `words` are the keywords {@link readLine} found in `body`, except
+ * a logfmt record: `time=… level=info msg=… latency_ms=6` is one event of a stream, not a property the way
+ * `Image: nginx:1.25` is, and keeping every record would keep the whole log.
+ */
 export function isKeyValue(body: string, words: number): boolean {
-  return (words & SignalKeyword.keyValue) !== 0 && KEY_VALUE_PATTERN.test(body);
+  return (words & SignalKeyword.keyValue) !== 0 && KEY_VALUE_PATTERN.test(body) && !isLogfmtRecord(body);
+}
+
+/** Pairs that make a line a logfmt record rather than a setting. */
+const LOGFMT_PAIRS = 3;
+
+/** Three or more `key=value` pairs, each key a word starting the line or after a space. */
+export function isLogfmtRecord(body: string): boolean {
+  let pairs = 0;
+  for (let at = body.indexOf('='); at > 0; at = body.indexOf('=', at + 1)) {
+    let k = at - 1;
+    while (k >= 0 && isKeyChar(body.charCodeAt(k))) k--;
+    if (k < at - 1 && (k < 0 || body.charCodeAt(k) === 32) && ++pairs >= LOGFMT_PAIRS) return true;
+  }
+  return false;
+}
+
+function isKeyChar(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45
+  );
 }

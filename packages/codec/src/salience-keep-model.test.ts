@@ -75,6 +75,14 @@ describe('SalienceKeepModel', () => {
     expect(salienceOf('INFO: starting worker pool')).toBeLessThan(KEEP);
   });
 
+  it('reads a logfmt record as a log event, not a setting, unless it reports trouble', () => {
+    const record =
+      'time=2024-09-23T03:32:29.528Z level=info logger=relay msg=connected backend=nats latency_ms=6';
+    expect(salienceOf(record)).toBeLessThan(KEEP);
+    expect(salienceOf(record.replace('level=info', 'level=error'))).toBeGreaterThanOrEqual(KEEP);
+    expect(salienceOf('GOMAXPROCS=4')).toBeGreaterThanOrEqual(KEEP);
+  });
+
   it('pushes debug noise below plain prose', () => {
     const prose = salienceOf('Compiling the project sources');
     for (const line of [

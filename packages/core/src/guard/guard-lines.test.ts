@@ -53,6 +53,32 @@ describe('guardLines', () => {
     ]);
   });
 
+  it('reads the level of structured logs: an info record naming its caller is not a finding', () => {
+    const lines = [
+      '{"level":"info","ts":"2025-05-07T10:09:13Z","caller":"pkg/store/client.go:361","msg":"request completed"}',
+      'I0304 03:45:53.415959       1 cmd/handler.go:71] "request completed" status=200',
+      '2023-04-17 03:40:15,836 INFO [uvicorn.error] 10.0.0.7:47436 - "GET /v2/configs HTTP/1.1" 200',
+      '{"level":"error","caller":"pkg/store/client.go:90","msg":"write failed"}',
+      'E0304 03:45:54.000001       1 cmd/handler.go:80] "write failed" err="disk full"',
+      'src/app.ts:12:5 - error TS2304: Cannot find name "x".',
+      '[INFO] 3 errors',
+      'requests.exceptions.ConnectionError: HTTPSConnectionPool(host=api, port=443)',
+    ];
+    const reasons = guardLines(lines, { kind: 'log' });
+    // the finding signals only: in a block this small every shape is rare, so identifiers count too
+    const finding = GuardReason.surprise | GuardReason.location;
+    expect([...reasons].map((r) => (r & finding) !== 0)).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+  });
+
   it('does not guard identifier-bearing lines that are one of many alike', () => {
     const reasons = guardLines(noise, { kind: 'log' });
     expect(reasons.every((r) => r === 0)).toBe(true);

@@ -25,6 +25,10 @@ const WEAK =
 // A log line's own level: below WARN, an application is narrating, not failing.
 const QUIET_LEVEL = /^\W{0,3}(?:\S+\s+){0,4}?\[?(DEBUG|TRACE|FINE|FINER|VERBOSE|INFO|NOTICE)\]?[\s:]/;
 
+// A logger, package or module name (`uvicorn.error`, `app.errors.handler`): its words name a place.
+const DOTTED_NAME = /[A-Za-z_][\w-]*\.[A-Za-z_][\w.-]*/;
+const DOTTED_NAME_ALL = new RegExp(DOTTED_NAME.source, 'g');
+
 // "Failures: 0, Errors: 0" and "0 failed" report that nothing went wrong.
 const ZERO_COUNTS =
   /\b(?:0 (?:failed|failures?|errors?|failing|broken)|(?:failures?|errors?|failed|failing)\s*[:=]\s*0)\b/gi;
@@ -47,8 +51,13 @@ export function isSurprising(line: string, keywords: number = lineKeywords(line)
   const strong = isStrong(line, keywords);
   if (!strong && !isWeak(line, keywords)) return false;
   const level = QUIET_LEVEL.exec(line)?.[1];
-  // DEBUG and TRACE lines never surprise; an INFO line only with a strong word ("[INFO] 3 errors").
+  // DEBUG and TRACE lines never surprise; an INFO line only with a strong word ("[INFO] 3 errors") that
+  // is not part of a dotted name: uvicorn logs every access as `INFO [uvicorn.error] …`.
   if (level !== undefined && (level !== 'INFO' || !strong)) return false;
+  if (level === 'INFO' && DOTTED_NAME.test(line)) {
+    const plain = line.replace(DOTTED_NAME_ALL, '');
+    if (!isStrong(plain, lineKeywords(plain))) return false;
+  }
   if (!strong) return true;
   ZERO_COUNTS.lastIndex = 0;
   if (!ZERO_COUNTS.test(line)) return true;
