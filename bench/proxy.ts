@@ -1,35 +1,119 @@
 /**
  * `pnpm bench:proxy` — what the proxy costs on top of calling the same upstream directly.
  *
- * Three processes: a fake Anthropic upstream, the proxy (startProxy, in-memory store, salience rules),
- * and this client. Each measured request is a ~200 KB Messages body (a 40-turn agent conversation, every
- * tool result a log that folds). Direct and proxied requests are interleaved one by one, so both see the
- * same machine noise; the overhead is proxied minus direct, at p50 and p99. Scenarios:
+ * Three processes: a fake Anthropic upstream, the proxy (startProxy, in-memory store, salience rules; see
+ * bench/proxy-roles.ts), and this client. Each measured request is a ~200 KB Messages body (a 40-turn
+ * agent conversation, every tool result a log that folds). Direct and proxied requests are interleaved
+ * one by one, so both see the same machine noise; the overhead is proxied minus direct, at p50 and p99.
+ * Scenarios:
  *   warm session  — the conversation the session already holds (every block known: the steady state of
  *                   an agent loop, where only the last turn is new);
  *   bypass        — `x-distil-bypass: 1`, the pure relay;
  *   cold session  — a conversation the proxy has never seen (every tool result compressed now).
- * Then 100 live sessions, each holding such a conversation, and the proxy's resident memory.
- * Targets (issue): warm overhead p50 ≤ 1 ms, p99 ≤ 5 ms; RSS ≤ 200 MB with 100 live sessions.
- * `--samples N` sets the interleaved pairs per scenario (default 400).
+ * Then 100 live sessions, each holding such a conversation, and the proxy process's resident memory
+ * (VmRSS from /proc/<pid>/status, read right after the last request, no GC forced: everything the
+ * process holds — node's own ~40 MB, code, the tokenizer tables (~50 MB, loaded by the first count),
+ * sessions, the in-memory restore store, garbage not yet collected), idle and loaded, with what its V8
+ * heap and buffers hold beside it.
+ *
+ * The proxy runs two ways, each measured in full:
+ *   built — the proxy bundled to plain JavaScript (esbuild, through tsup) and run on plain node: how an
+ *           installed `distil proxy` runs (published packages ship compiled `dist/`);
+ *   tsx   — the TypeScript sources under tsx, as in development; tsx's loader thread and source maps
+ *           add ~35–40 MB of RSS and some CPU that the shipped proxy does not carry.
+ * The targets (issue: warm overhead p50 ≤ 1 ms, p99 ≤ 5 ms; RSS ≤ 200 MB with 100 live sessions) are
+ * checked against the built proxy; both are printed.
+ *
+ *   pnpm bench:proxy [--samples N] [--variant built|tsx|both]
+ * `--samples` sets the interleaved pairs per scenario (default 400). BENCH_PROXY_NODE_ARGS adds node
+ * flags to the proxy process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { Agent, createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { build } from 'tsup';
 
-function child(args: string[]): Promise<{ process: ChildProcess; port: number }> {
-  const script = fileURLToPath(import.meta.url);
-  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+const ROLES = fileURLToPath(new URL('./proxy-roles.ts', import.meta.url));
+
+interface Child {
+  readonly process: ChildProcess;
+  readonly port: number;
+  /** The next line the child prints after its port. */
+  nextLine(): Promise<string>;
+}
+
+function start(command: string[], env: NodeJS.ProcessEnv = process.env): Promise<Child> {
+  const proc = spawn(process.execPath, command, { stdio: ['ignore', 'pipe', 'inherit'], env });
+  const lines = createInterface({ input: proc.stdout! })[Symbol.asyncIterator]();
+  const nextLine = async (): Promise<string> => {
+    const line = await lines.next();
+    if (line.done) throw new Error(`${command.join(' ')} closed its output`);
+    return line.value;
+  };
   return new Promise((resolve, reject) => {
-    proc.stdout!.once('data', (data: Buffer) =>
-      resolve({ process: proc, port: Number(data.toString().trim()) }),
-    );
-    proc.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+    proc.once('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}`)));
+    nextLine().then((port) => resolve({ process: proc, port: Number(port), nextLine }), reject);
   });
+}
+
+/** What the proxy's V8 heap and buffers hold (its own process.memoryUsage(), asked for by SIGUSR2). */
+async function heapOf(proxy: Child): Promise<string> {
+  proxy.process.kill('SIGUSR2');
+  const usage = JSON.parse(await proxy.nextLine()) as NodeJS.MemoryUsage;
+  const mb = (bytes: number): string => `${(bytes / 1024 ** 2).toFixed(0)} MB`;
+  return `heap ${mb(usage.heapUsed)} used of ${mb(usage.heapTotal)}, buffers ${mb(usage.arrayBuffers)}`;
+}
+
+/** Packages the proxy loads only on demand (native code, wasm, ML runtimes): left out of the bundle. */
+const LOADED_ON_DEMAND = [
+  'onnxruntime-node',
+  '@huggingface/transformers',
+  'web-tree-sitter',
+  'typescript',
+  '@tensorflow/tfjs',
+  '@tensorflow/tfjs-node',
+  '@tensorflow/tfjs-backend-wasm',
+];
+
+/** Bundles the proxy role into one ESM file; returns its path and the folder to delete afterwards. */
+async function bundleProxy(): Promise<{ file: string; folder: string }> {
+  const folder = mkdtempSync(join(tmpdir(), 'distil-bench-proxy-'));
+  await build({
+    config: false,
+    entry: { 'proxy-roles': ROLES },
+    outDir: folder,
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    splitting: false,
+    sourcemap: false,
+    dts: false,
+    silent: true,
+    // Every package bundled but those (tsup's noExternal wins over external, so they are excluded here).
+    noExternal: [new RegExp(`^(?!${LOADED_ON_DEMAND.map((name) => name.replace('/', '\\/')).join('|')})`)],
+    external: LOADED_ON_DEMAND,
+    // CommonJS packages inside an ESM bundle still call require().
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+  });
+  return { file: join(folder, 'proxy-roles.js'), folder };
+}
+
+/**
+ * Where the bundle's remaining `require`s resolve: core loads its tokenizer tables through
+ * `createRequire` on first count, which a bundler cannot see, so the bundle finds them in core's own
+ * dependencies (NODE_PATH applies to require).
+ */
+function coreModules(): string {
+  // '@distil/core' resolves to packages/core/src/index.ts in the workspace.
+  const coreEntry = createRequire(import.meta.url).resolve('@distil/core');
+  return join(dirname(coreEntry), '..', 'node_modules');
 }
 
 /** A ~200 KB agent conversation: 40 turns, each tool result an ~5 KB log (distinct per conversation). */
@@ -102,145 +186,169 @@ function quantile(values: readonly number[], q: number): number {
 
 const fmt = (ms: number): string => `${ms.toFixed(2)} ms`.padStart(10);
 
-async function interleaved(
-  label: string,
-  upstreamUrl: string,
-  proxyUrl: string,
-  samples: number,
-  body: (i: number) => string,
-  headers: (i: number) => Record<string, string>,
-): Promise<{ p50: number; p99: number }> {
-  const direct: number[] = [];
-  const proxied: number[] = [];
-  const reported: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const b = body(i);
-    direct.push((await send(upstreamUrl, b)).ms);
-    const viaProxy = await send(proxyUrl, b, headers(i));
-    proxied.push(viaProxy.ms);
-    reported.push(viaProxy.overhead);
-  }
-  const p50 = quantile(proxied, 0.5) - quantile(direct, 0.5);
-  const p99 = quantile(proxied, 0.99) - quantile(direct, 0.99);
-  console.log(
-    `${label.padEnd(14)} direct p50 ${fmt(quantile(direct, 0.5))} p99 ${fmt(quantile(direct, 0.99))} | ` +
-      `proxy p50 ${fmt(quantile(proxied, 0.5))} p99 ${fmt(quantile(proxied, 0.99))} | ` +
-      `overhead p50 ${fmt(p50)} p99 ${fmt(p99)} | self-reported p50 ${fmt(quantile(reported, 0.5))}  (n=${samples})`,
-  );
-  return { p50, p99 };
-}
-
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
-async function main(): Promise<void> {
-  const upstream = await child(['--upstream']);
-  const upstreamUrl = `http://127.0.0.1:${upstream.port}/v1/messages`;
-  const proxy = await child(['--proxy', `http://127.0.0.1:${upstream.port}`]);
-  const proxyUrl = `http://127.0.0.1:${proxy.port}/v1/messages`;
-  try {
-    const warmBody = conversation(0);
-    console.log(`request body: ${(warmBody.length / 1024).toFixed(0)} KB, 40 tool results`);
-    const idleRss = rssMb(proxy.process.pid!);
-    // Warm up both paths (JIT, connections) and let the session learn the conversation.
-    for (let i = 0; i < 50; i++) {
-      await send(upstreamUrl, warmBody);
-      await send(proxyUrl, warmBody, { 'x-distil-session': 'warm' });
-    }
-    const samplesAt = process.argv.indexOf('--samples');
-    const samples = samplesAt >= 0 ? Number(process.argv[samplesAt + 1]) : 400;
-    const warm = await interleaved(
-      'warm session',
-      upstreamUrl,
-      proxyUrl,
-      samples,
-      () => warmBody,
-      () => ({
-        'x-distil-session': 'warm',
-      }),
-    );
-    await interleaved(
-      'bypass',
-      upstreamUrl,
-      proxyUrl,
-      samples,
-      () => warmBody,
-      () => ({ 'x-distil-bypass': '1' }),
-    );
-    await interleaved(
-      'cold session',
-      upstreamUrl,
-      proxyUrl,
-      30,
-      (i) => conversation(1000 + i),
-      (i) => ({
-        'x-distil-session': `cold-${i}`,
-      }),
-    );
+/** CPU time (user + system) a process has used, in ms: /proc/<pid>/stat fields 14–15, in USER_HZ (100). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
 
-    // 100 live sessions, each holding its own 200 KB conversation (the 30 cold ones above count).
-    for (let i = 30; i < 100; i++)
-      await send(proxyUrl, conversation(1000 + i), { 'x-distil-session': `cold-${i}` });
-    const liveRss = rssMb(proxy.process.pid!);
-    console.log(
-      `RSS            idle proxy ${idleRss.toFixed(0)} MB | with 100 live sessions ${liveRss.toFixed(0)} MB`,
-    );
+interface Scenario {
+  readonly p50: number;
+  readonly p99: number;
+}
 
-    const pass = warm.p50 <= 1 && warm.p99 <= 5 && liveRss <= 200;
-    console.log(
-      `targets        warm overhead p50 ≤ 1 ms: ${warm.p50 <= 1 ? 'met' : 'MISSED'}, p99 ≤ 5 ms: ${warm.p99 <= 5 ? 'met' : 'MISSED'}, ` +
-        `RSS ≤ 200 MB: ${liveRss <= 200 ? 'met' : 'MISSED'}`,
-    );
-    process.exitCode = pass ? 0 : 1;
-  } finally {
-    proxy.process.kill('SIGTERM');
-    upstream.process.kill('SIGTERM');
-    agent.destroy();
+async function interleaved(
+  label: string,
+  urls: { upstream: string; proxy: string; pid: number },
+  samples: number,
+  body: (i: number) => string,
+  headers: (i: number) => Record<string, string>,
+): Promise<Scenario> {
+  const direct: number[] = [];
+  const proxied: number[] = [];
+  const reported: number[] = [];
+  const cpuBefore = cpuMs(urls.pid);
+  for (let i = 0; i < samples; i++) {
+    const b = body(i);
+    direct.push((await send(urls.upstream, b)).ms);
+    const viaProxy = await send(urls.proxy, b, headers(i));
+    proxied.push(viaProxy.ms);
+    reported.push(viaProxy.overhead);
   }
+  const cpuPerRequest = (cpuMs(urls.pid) - cpuBefore) / samples;
+  const p50 = quantile(proxied, 0.5) - quantile(direct, 0.5);
+  const p99 = quantile(proxied, 0.99) - quantile(direct, 0.99);
+  console.log(
+    `  ${label.padEnd(13)} direct p50 ${fmt(quantile(direct, 0.5))} p99 ${fmt(quantile(direct, 0.99))} | ` +
+      `proxy p50 ${fmt(quantile(proxied, 0.5))} p99 ${fmt(quantile(proxied, 0.99))} | ` +
+      `overhead p50 ${fmt(p50)} p99 ${fmt(p99)} | self-reported p50 ${fmt(quantile(reported, 0.5))} | ` +
+      `proxy CPU ${fmt(cpuPerRequest)}/req  (n=${samples})`,
+  );
+  return { p50, p99 };
 }
 
-const role = process.argv[2];
-
-if (role === '--upstream') {
-  // The fake upstream: reads the whole body, answers a short Messages reply.
-  const reply = JSON.stringify({
-    id: 'msg_bench',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-sonnet-4-6',
-    content: [{ type: 'text', text: 'ok' }],
-    stop_reason: 'end_turn',
-    stop_sequence: null,
-    usage: {
-      input_tokens: 1000,
-      output_tokens: 1,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-    },
-  });
-  const server = createServer((req, res) => {
-    req.on('data', () => {});
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply) });
-      res.end(reply);
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1', () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));
-} else if (role === '--proxy') {
-  const { startProxy } = await import('@distil/proxy');
-  const { MemoryRestoreStore } = await import('@distil/core');
-  const { SalienceKeepModel } = await import('@distil/codec');
-  const proxy = await startProxy({
-    port: 0,
-    anthropicUpstream: process.argv[3]!,
-    store: new MemoryRestoreStore({ maxBytes: 2 * 1024 ** 3 }),
-    keepModel: new SalienceKeepModel(),
-    log: () => {},
-  });
-  process.stdout.write(`${proxy.port}\n`);
-} else {
-  await main();
+interface VariantResult {
+  readonly warm: Scenario;
+  readonly idleRss: number;
+  readonly liveRss: number;
 }
+
+/** Every scenario against one proxy process, then its memory with 100 live sessions. */
+async function measure(proxy: Child, upstreamUrl: string, samples: number): Promise<VariantResult> {
+  const urls = {
+    upstream: upstreamUrl,
+    proxy: `http://127.0.0.1:${proxy.port}/v1/messages`,
+    pid: proxy.process.pid!,
+  };
+  const idleRss = rssMb(urls.pid);
+  const idleHeap = await heapOf(proxy);
+  const warmBody = conversation(0);
+  // Warm up both paths (JIT, connections) and let the session learn the conversation.
+  for (let i = 0; i < 50; i++) {
+    await send(urls.upstream, warmBody);
+    await send(urls.proxy, warmBody, { 'x-distil-session': 'warm' });
+  }
+  const warm = await interleaved(
+    'warm session',
+    urls,
+    samples,
+    () => warmBody,
+    () => ({ 'x-distil-session': 'warm' }),
+  );
+  await interleaved(
+    'bypass',
+    urls,
+    samples,
+    () => warmBody,
+    () => ({ 'x-distil-bypass': '1' }),
+  );
+  await interleaved(
+    'cold session',
+    urls,
+    30,
+    (i) => conversation(1000 + i),
+    (i) => ({ 'x-distil-session': `cold-${i}` }),
+  );
+  // 100 live sessions, each holding its own 200 KB conversation (the 30 cold ones above count).
+  for (let i = 30; i < 100; i++)
+    await send(urls.proxy, conversation(1000 + i), { 'x-distil-session': `cold-${i}` });
+  const liveRss = rssMb(urls.pid);
+  const liveHeap = await heapOf(proxy);
+  console.log(
+    `  RSS           idle ${idleRss.toFixed(0)} MB (${idleHeap}) | ` +
+      `with 100 live sessions ${liveRss.toFixed(0)} MB (${liveHeap})`,
+  );
+  return { warm, idleRss, liveRss };
+}
+
+function stop(child: Child): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.process.exitCode !== null) return resolve();
+    child.process.once('exit', () => resolve());
+    child.process.kill('SIGTERM');
+  });
+}
+
+async function main(): Promise<void> {
+  const option = (name: string): string | undefined => {
+    const at = process.argv.indexOf(name);
+    return at >= 0 ? process.argv[at + 1] : undefined;
+  };
+  const samples = Number(option('--samples') ?? 400);
+  const variant = option('--variant') ?? 'both';
+  const nodeArgs = (process.env.BENCH_PROXY_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const upstream = await start(['--import', 'tsx', ROLES, '--upstream']);
+  const upstreamUrl = `http://127.0.0.1:${upstream.port}/v1/messages`;
+  const upstreamBase = `http://127.0.0.1:${upstream.port}`;
+  console.log(`request body: ${(conversation(0).length / 1024).toFixed(0)} KB, 40 tool results`);
+  const results = new Map<string, VariantResult>();
+  let bundle: { file: string; folder: string } | null = null;
+  try {
+    if (variant !== 'tsx') {
+      const started = performance.now();
+      bundle = await bundleProxy();
+      console.log(
+        `built: the proxy bundled in ${((performance.now() - started) / 1000).toFixed(1)} s, run on plain node`,
+      );
+      const proxy = await start([...nodeArgs, bundle.file, '--proxy', upstreamBase], {
+        ...process.env,
+        NODE_PATH: coreModules(),
+      });
+      try {
+        results.set('built', await measure(proxy, upstreamUrl, samples));
+      } finally {
+        await stop(proxy);
+      }
+    }
+    if (variant !== 'built') {
+      console.log('tsx: the TypeScript sources under tsx (development)');
+      const proxy = await start([...nodeArgs, '--import', 'tsx', ROLES, '--proxy', upstreamBase]);
+      try {
+        results.set('tsx', await measure(proxy, upstreamUrl, samples));
+      } finally {
+        await stop(proxy);
+      }
+    }
+  } finally {
+    await stop(upstream);
+    agent.destroy();
+    if (bundle) rmSync(bundle.folder, { recursive: true, force: true });
+  }
+
+  const [name, checked] = results.has('built')
+    ? ['built', results.get('built')!]
+    : ['tsx', results.get('tsx')!];
+  const met = (ok: boolean): string => (ok ? 'met' : 'MISSED');
+  console.log(
+    `targets (${name}) warm overhead p50 ≤ 1 ms: ${met(checked.warm.p50 <= 1)}, p99 ≤ 5 ms: ${met(checked.warm.p99 <= 5)}, ` +
+      `RSS ≤ 200 MB with 100 live sessions: ${met(checked.liveRss <= 200)}`,
+  );
+  process.exitCode = checked.warm.p50 <= 1 && checked.warm.p99 <= 5 && checked.liveRss <= 200 ? 0 : 1;
+}
+
+await main();

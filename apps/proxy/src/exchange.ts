@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ContextOutcome } from './context/compress-context.js';
+import type { DialectTools } from './expand/distil-tools.js';
 import { forwardableHeaders } from './http/hop-by-hop.js';
 import type { ExchangeClock } from './http/relay.js';
 import { sendUpstream, type UpstreamResponse, upstreamUrl } from './http/upstream.js';
@@ -71,13 +72,13 @@ export function isEventStream(response: UpstreamResponse): boolean {
 
 /**
  * Records a finished exchange in the savings ledger: its billed upstream calls priced against the
- * uncompressed estimate. `toolsTokens` is what offering the distil tools cost in this dialect.
+ * uncompressed estimate. `tools` are the distil tools in this dialect (what offering them cost).
  */
 export function recordExchange(
   exchange: PreparedExchange,
   provider: 'anthropic' | 'openai',
   model: string,
-  toolsTokens: number,
+  tools: DialectTools,
   calls: BilledUsage[],
   expands: number,
 ): void {
@@ -87,7 +88,7 @@ export function recordExchange(
     calls,
     savedFresh: exchange.outcome.savedFresh,
     savedRepeat: exchange.outcome.savedRepeat,
-    injectedTokens: exchange.offered ? toolsTokens : 0,
+    injectedTokens: exchange.offered ? tools.tokens() : 0,
     expands,
   });
 }

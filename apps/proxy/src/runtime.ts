@@ -1,5 +1,6 @@
 import type { KeepModel, PricingConfig, ProxyConfig, RestoreStore } from '@distil/contract';
 import type { Agent } from 'undici';
+import type { LiteralCache } from './json/literal-cache.js';
 import type { ExchangeObserver } from './operate/exchange-observer.js';
 import type { SavingsLedger } from './savings/savings-ledger.js';
 import type { SessionTable } from './session/session-table.js';
@@ -14,6 +15,8 @@ export interface ProxyRuntime {
   readonly sessions: SessionTable;
   readonly ledger: SavingsLedger;
   readonly excludedTools: ReadonlySet<string>;
+  /** Long JSON strings of recent request bodies, decoded and encoded (see LiteralCache). */
+  readonly literals: LiteralCache;
   /** One line per event; never given request content or credentials. */
   readonly log: (line: string) => void;
   /** Sees every provider request the proxy handles (metrics, shadow mode). */

@@ -12,6 +12,7 @@ import {
 import { distilHome, openRestoreStore } from '@distil/core';
 import { z } from 'zod';
 import { createUpstreamAgent } from './http/upstream.js';
+import { LiteralCache } from './json/literal-cache.js';
 import { ProxyOperations } from './operate/proxy-operations.js';
 import type { ShadowOptions } from './operate/shadow/shadow-sampler.js';
 import type { ProxyRuntime } from './runtime.js';
@@ -125,6 +126,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     sessions: new SessionTable({ keepModel, store, tiers: config.tiers }, options.sessionLimits),
     ledger,
     excludedTools: new Set(proxy.excludeTools),
+    literals: new LiteralCache(),
     log,
     observe: operations.observe,
   };

@@ -115,7 +115,11 @@ describe('prefix stability through the proxy', () => {
           });
           expect(response.status).toBe(200);
           await response.arrayBuffer();
-          const sent = upstream.received.at(-1)!.json.messages as { content: unknown }[];
+          const received = upstream.received.at(-1)!;
+          // The bytes sent are JSON.stringify of what was sent: the same request gives the same bytes
+          // whether the proxy spliced its edits into the client's body or re-serialised it.
+          expect(received.body).toBe(JSON.stringify(received.json));
+          const sent = received.json.messages as { content: unknown }[];
           for (const message of sent) {
             if (!Array.isArray(message.content)) continue;
             for (const part of message.content as {

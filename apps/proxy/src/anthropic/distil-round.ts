@@ -1,8 +1,8 @@
-import { countTokens } from '@distil/core';
 import {
   answerDistilCall,
   DISTIL_TOOLS,
   type DistilCallScope,
+  dialectTools,
   isDistilTool,
 } from '../expand/distil-tools.js';
 import { messageFingerprint } from '../expand/splice-memory.js';
@@ -30,8 +30,8 @@ const ANTHROPIC_TOOLS = DISTIL_TOOLS.map((t) => ({
   input_schema: t.parameters,
 }));
 
-/** Tokens the two tool definitions add to a request (o200k estimate), for the uncompressed estimate. */
-export const ANTHROPIC_TOOLS_TOKENS = countTokens(JSON.stringify(ANTHROPIC_TOOLS));
+/** The tool definitions as appended to a request, and the tokens they add. */
+export const ANTHROPIC_TOOLS_ADDED = dialectTools(ANTHROPIC_TOOLS);
 
 /**
  * Appends the distil tools in Anthropic's shape after the client's own tools. Returns false — and adds

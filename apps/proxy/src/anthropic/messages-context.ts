@@ -15,13 +15,13 @@ export function messagesContext(body: MessagesRequest, excludedTools: ReadonlySe
   if (typeof body.system === 'string') trustedTexts.push(body.system);
   else for (const part of body.system ?? []) if (typeof part.text === 'string') trustedTexts.push(part.text);
 
-  for (const message of body.messages) {
+  body.messages.forEach((message, m) => {
     const { content } = message;
     if (typeof content === 'string') {
       trustedTexts.push(content);
-      continue;
+      return;
     }
-    for (const part of content) {
+    content.forEach((part, p) => {
       if (part.type === 'text' && typeof part.text === 'string') trustedTexts.push(part.text);
       else if (part.type === 'tool_use' && typeof part.id === 'string' && typeof part.name === 'string') {
         toolNames.set(part.id, part.name);
@@ -29,10 +29,11 @@ export function messagesContext(body: MessagesRequest, excludedTools: ReadonlySe
       } else if (part.type === 'tool_result' && message.role === 'user') {
         const id = typeof part.tool_use_id === 'string' ? part.tool_use_id : undefined;
         const tool = id === undefined ? undefined : toolNames.get(id);
-        addToolResult(part, id, tool, compressibleTool(tool, excludedTools), toolTexts);
+        const path = ['messages', m, 'content', p, 'content'];
+        addToolResult(part, id, tool, compressibleTool(tool, excludedTools), path, toolTexts);
       }
-    }
-  }
+    });
+  });
   return { toolTexts, trustedTexts };
 }
 
@@ -42,6 +43,7 @@ function addToolResult(
   id: string | undefined,
   tool: string | undefined,
   compressible: boolean,
+  path: readonly (string | number)[],
   out: ToolText[],
 ): void {
   const { content } = part;
@@ -50,6 +52,7 @@ function addToolResult(
       id,
       tool,
       text: content,
+      path,
       ...(compressible && {
         write: (text: string) => {
           part.content = text;
@@ -59,17 +62,18 @@ function addToolResult(
     return;
   }
   if (!Array.isArray(content)) return;
-  for (const inner of content as AnthropicPart[]) {
-    if (inner?.type !== 'text' || typeof inner.text !== 'string') continue;
+  (content as AnthropicPart[]).forEach((inner, i) => {
+    if (inner?.type !== 'text' || typeof inner.text !== 'string') return;
     out.push({
       id,
       tool,
       text: inner.text,
+      path: [...path, i, 'text'],
       ...(compressible && {
         write: (text: string) => {
           inner.text = text;
         },
       }),
     });
-  }
+  });
 }

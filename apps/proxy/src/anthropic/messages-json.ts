@@ -2,7 +2,7 @@ import { type PreparedExchange, postUpstream, recordExchange, savedTokensOf } fr
 import { distilHeaders, readUpstreamBody, sendBody } from '../http/relay.js';
 import { anthropicUsage, type BilledUsage } from '../savings/billed-usage.js';
 import {
-  ANTHROPIC_TOOLS_TOKENS,
+  ANTHROPIC_TOOLS_ADDED,
   answerDistilCalls,
   isAgentCall,
   isDistilCall,
@@ -95,7 +95,7 @@ export async function jsonMessages(
       exchange,
       'anthropic',
       first?.model ?? exchange.model,
-      ANTHROPIC_TOOLS_TOKENS,
+      ANTHROPIC_TOOLS_ADDED,
       calls,
       expands,
     );

@@ -1,12 +1,27 @@
-import { compressContext } from '../context/compress-context.js';
-import { type Exchange, type PreparedExchange, postUpstream, savedTokensOf } from '../exchange.js';
+import { type RequestDialect, readRequest, rewriteRequest } from '../context/rewrite-request.js';
+import { type Exchange, postUpstream, savedTokensOf } from '../exchange.js';
 import { distilHeaders, relayResponse } from '../http/relay.js';
+import { PathPatterns } from '../json/json-scan.js';
 import { sessionKey } from '../session/session-key.js';
-import { applySplices, offerDistilTools } from './distil-round.js';
+import { ANTHROPIC_TOOLS_ADDED, applySplices, offerDistilTools } from './distil-round.js';
 import { type MessagesRequest, readMessagesRequest } from './messages-body.js';
 import { messagesContext } from './messages-context.js';
 import { jsonMessages } from './messages-json.js';
 import { streamMessages } from './messages-stream.js';
+
+/** Messages requests: tool results are the texts rewritten (see messagesContext). */
+const MESSAGES: RequestDialect<MessagesRequest> = {
+  patterns: new PathPatterns([
+    ['messages', '*', 'content', '*', 'content'],
+    ['messages', '*', 'content', '*', 'content', '*', 'text'],
+    ['tools'],
+  ]),
+  read: readMessagesRequest,
+  splice: applySplices,
+  context: messagesContext,
+  offer: offerDistilTools,
+  tools: ANTHROPIC_TOOLS_ADDED,
+};
 
 /** Texts that open every turn of one conversation: the system prompt and the first message's text. */
 function rootTexts(request: MessagesRequest): string[] {
@@ -28,35 +43,21 @@ function rootTexts(request: MessagesRequest): string[] {
  * `x-distil-bypass: 1`, goes upstream byte for byte.
  */
 export async function handleMessages(exchange: Exchange, raw: Buffer, countOnly: boolean): Promise<void> {
-  const { req, rt } = exchange;
-  const request = parseBody(raw);
-  if (!request) {
-    const upstream = await postUpstream(exchange, raw, false);
-    await relayResponse(exchange.res, upstream, distilHeaders(exchange.clock, null));
-    return;
-  }
-  const session = rt.sessions.get(sessionKey(req.headers, 'anthropic', rootTexts(request)));
-  const spliced = applySplices(request, session);
-  const outcome = await compressContext(messagesContext(request, rt.excludedTools), session);
-  const wanted = rt.config.expandLoopCap > 0 && (outcome.handles.size > 0 || session.toolsOffered);
-  const offered = wanted && offerDistilTools(request);
-  if (offered) session.toolsOffered = true;
-  const rewritten = spliced || outcome.changed || offered;
-  const body = rewritten ? JSON.stringify(request) : raw;
-  const prepared: PreparedExchange = { ...exchange, session, outcome, offered, model: request.model };
+  const read = await readRequest(exchange, raw, MESSAGES);
+  if (!read) return;
+  const { request } = read;
+  const key = sessionKey(exchange.req.headers, 'anthropic', rootTexts(request));
+  const session = exchange.rt.sessions.get(key);
+  const { prepared, body, rewritten } = await rewriteRequest(exchange, raw, read, session, MESSAGES);
   if (countOnly) {
     const upstream = await postUpstream(exchange, body, rewritten);
-    await relayResponse(exchange.res, upstream, distilHeaders(exchange.clock, savedTokensOf(outcome)));
+    await relayResponse(
+      exchange.res,
+      upstream,
+      distilHeaders(exchange.clock, savedTokensOf(prepared.outcome)),
+    );
     return;
   }
   if (request.stream === true) await streamMessages(prepared, request, body, rewritten);
   else await jsonMessages(prepared, request, body, rewritten);
-}
-
-function parseBody(raw: Buffer): MessagesRequest | null {
-  try {
-    return readMessagesRequest(JSON.parse(raw.toString('utf8')));
-  } catch {
-    return null;
-  }
 }

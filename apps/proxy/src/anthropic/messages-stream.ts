@@ -12,7 +12,7 @@ import { namedEvent, SseParser } from '../http/sse.js';
 import type { UpstreamResponse } from '../http/upstream.js';
 import { anthropicUsage, type BilledUsage } from '../savings/billed-usage.js';
 import {
-  ANTHROPIC_TOOLS_TOKENS,
+  ANTHROPIC_TOOLS_ADDED,
   answerDistilCalls,
   isAgentCall,
   isDistilCall,
@@ -109,7 +109,7 @@ export async function streamMessages(
     }
   } finally {
     client.end();
-    recordExchange(exchange, 'anthropic', model, ANTHROPIC_TOOLS_TOKENS, calls, expands);
+    recordExchange(exchange, 'anthropic', model, ANTHROPIC_TOOLS_ADDED, calls, expands);
   }
 }
 

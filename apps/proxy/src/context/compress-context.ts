@@ -1,4 +1,5 @@
 import { collectAnchors, countTokens, findStubs, type SentBlock } from '@distil/core';
+import type { StringEdit } from '../json/body-edits.js';
 import type { ProxySession } from '../session/proxy-session.js';
 import type { RequestContext } from './context-block.js';
 
@@ -6,6 +7,8 @@ import type { RequestContext } from './context-block.js';
 export interface ContextOutcome {
   /** Whether any byte of the body changed. */
   readonly changed: boolean;
+  /** The texts written over, with their paths in the request (see encodeBody). */
+  readonly rewrites: readonly StringEdit[];
   /** Handles whose stubs the context shows (issued now or earlier, or printed by a tool): expandable. */
   readonly handles: ReadonlySet<string>;
   /** Estimated tokens removed (o200k), over blocks first sent in this request. */
@@ -55,7 +58,7 @@ export async function compressContext(
   const { sent, added } =
     mode === 'whole' ? await session.encode(inputs, anchors) : await session.append(inputs, anchors);
   const handles = new Set<string>();
-  let changed = false;
+  const rewrites: StringEdit[] = [];
   let savedFresh = 0;
   let savedRepeat = 0;
   const firstNew = sent.length - added;
@@ -65,7 +68,7 @@ export async function compressContext(
     if (block.encoding === 'full') addStubHandles(block.text, handles);
     if (block.text === target.text) return;
     target.write!(block.text);
-    changed = true;
+    rewrites.push({ path: target.path, text: block.text });
     if (i >= firstNew) savedFresh += savedTokens(block);
     else savedRepeat += savedTokens(block);
   });
@@ -73,5 +76,13 @@ export async function compressContext(
   for (const handle of handles) session.shownHandles.add(handle);
   // A continuation's earlier items live upstream: every handle the session has shown is still in context.
   if (mode === 'continuation') for (const handle of session.shownHandles) handles.add(handle);
-  return { changed, handles, savedFresh, savedRepeat, blocks: compressible.length, added };
+  return {
+    changed: rewrites.length > 0,
+    rewrites,
+    handles,
+    savedFresh,
+    savedRepeat,
+    blocks: compressible.length,
+    added,
+  };
 }

@@ -1,3 +1,5 @@
+import type { JsonPath } from '../json/json-scan.js';
+
 /**
  * A tool result (or similar untrusted content) in a request, as a provider adapter found it. `write`
  * replaces its text in the request body; it is absent when the block must go out as it came (an excluded
@@ -9,6 +11,8 @@ export interface ToolText {
   readonly tool: string | undefined;
   readonly text: string;
   readonly write?: (text: string) => void;
+  /** Where the text sits in the request JSON, so a write can be spliced into the raw body. */
+  readonly path?: JsonPath;
 }
 
 /**

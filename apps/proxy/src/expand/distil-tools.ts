@@ -1,5 +1,5 @@
 import { type Handle, UnknownHandleError } from '@distil/contract';
-import { expand, search } from '@distil/core';
+import { countTokens, expand, search } from '@distil/core';
 import { z } from 'zod';
 
 /** A tool the proxy adds to a request and answers itself; the client never sees it. */
@@ -14,6 +14,28 @@ const HANDLE_PROPERTY = {
   description:
     'The handle printed in a fold stub, e.g. dh_0123456789ab from "<< +40 lines, handle=dh_0123456789ab >>".',
 };
+
+/**
+ * The tools as one dialect writes them: serialised for appending to a request's `tools` (see
+ * encodeBody), and the tokens they add (o200k estimate, for the uncompressed estimate). The count is taken
+ * on first use: the tokenizer's tables cost ~60 MB, which a proxy that only relays never needs.
+ */
+export interface DialectTools {
+  readonly json: string;
+  tokens(): number;
+}
+
+/** DialectTools for tool definitions in one dialect's shape. */
+export function dialectTools(definitions: readonly unknown[]): DialectTools {
+  let tokens: number | undefined;
+  return {
+    json: definitions.map((tool) => JSON.stringify(tool)).join(','),
+    tokens: () => {
+      tokens ??= countTokens(JSON.stringify(definitions));
+      return tokens;
+    },
+  };
+}
 
 /** The two tools, in the order they are appended to a request's tool list. */
 export const DISTIL_TOOLS: readonly DistilTool[] = Object.freeze([

@@ -10,7 +10,7 @@ export function chatContext(body: ChatRequest, excludedTools: ReadonlySet<string
   const toolTexts: ToolText[] = [];
   const trustedTexts: string[] = [];
   const toolNames = new Map<string, string>();
-  for (const message of body.messages) {
+  body.messages.forEach((message, m) => {
     const { content } = message;
     if (message.role === 'tool' || message.role === 'function') {
       const id = message.tool_call_id ?? undefined;
@@ -22,6 +22,7 @@ export function chatContext(body: ChatRequest, excludedTools: ReadonlySet<string
           id,
           tool,
           text: content,
+          path: ['messages', m, 'content'],
           ...(compressible && {
             write: (text: string) => {
               message.content = text;
@@ -29,21 +30,22 @@ export function chatContext(body: ChatRequest, excludedTools: ReadonlySet<string
           }),
         });
       } else if (Array.isArray(content)) {
-        for (const part of content) {
-          if (part.type !== 'text' || typeof part.text !== 'string') continue;
+        content.forEach((part, p) => {
+          if (part.type !== 'text' || typeof part.text !== 'string') return;
           toolTexts.push({
             id,
             tool,
             text: part.text,
+            path: ['messages', m, 'content', p, 'text'],
             ...(compressible && {
               write: (text: string) => {
                 part.text = text;
               },
             }),
           });
-        }
+        });
       }
-      continue;
+      return;
     }
     if (typeof content === 'string') trustedTexts.push(content);
     else if (Array.isArray(content))
@@ -56,7 +58,7 @@ export function chatContext(body: ChatRequest, excludedTools: ReadonlySet<string
           : JSON.stringify(call.function.arguments),
       );
     }
-  }
+  });
   return { toolTexts, trustedTexts };
 }
 

@@ -1,8 +1,8 @@
-import { countTokens } from '@distil/core';
 import {
   answerDistilCall,
   DISTIL_TOOLS,
   type DistilCallScope,
+  dialectTools,
   isDistilTool,
 } from '../expand/distil-tools.js';
 import { messageFingerprint } from '../expand/splice-memory.js';
@@ -14,8 +14,8 @@ const CHAT_TOOLS = DISTIL_TOOLS.map((tool) => ({
   function: { name: tool.name, description: tool.description, parameters: tool.parameters },
 }));
 
-/** Tokens the two tool definitions add to a request (o200k estimate). */
-export const CHAT_TOOLS_TOKENS = countTokens(JSON.stringify(CHAT_TOOLS));
+/** The tool definitions as appended to a request, and the tokens they add. */
+export const CHAT_TOOLS_ADDED = dialectTools(CHAT_TOOLS);
 
 /**
  * Appends the distil tools after the client's own. Returns false (adding nothing) when the client

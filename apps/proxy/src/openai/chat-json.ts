@@ -2,7 +2,7 @@ import { type PreparedExchange, postUpstream, recordExchange, savedTokensOf } fr
 import { distilHeaders, readUpstreamBody, sendBody } from '../http/relay.js';
 import { type BilledUsage, openaiChatUsage } from '../savings/billed-usage.js';
 import { ChatCompletion, type ChatCompletionBody, type ChatMessage, type ChatRequest } from './chat-body.js';
-import { answerChatCalls, CHAT_TOOLS_TOKENS, isDistilToolCall, rememberChatSplice } from './chat-distil.js';
+import { answerChatCalls, CHAT_TOOLS_ADDED, isDistilToolCall, rememberChatSplice } from './chat-distil.js';
 
 /** The content of an assistant message as a string (Chat Completions replies carry a string or null). */
 function contentText(message: ChatMessage): string {
@@ -79,7 +79,7 @@ export async function jsonChat(
       upstream = await postUpstream(exchange, JSON.stringify(continuation), true);
     }
   } finally {
-    recordExchange(exchange, 'openai', first?.model ?? exchange.model, CHAT_TOOLS_TOKENS, calls, expands);
+    recordExchange(exchange, 'openai', first?.model ?? exchange.model, CHAT_TOOLS_ADDED, calls, expands);
   }
 }
 

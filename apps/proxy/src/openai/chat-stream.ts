@@ -13,7 +13,7 @@ import { dataEvent, SseParser } from '../http/sse.js';
 import type { UpstreamResponse } from '../http/upstream.js';
 import { type BilledUsage, openaiChatUsage } from '../savings/billed-usage.js';
 import type { ChatMessage, ChatRequest, ChatToolCall } from './chat-body.js';
-import { answerChatCalls, CHAT_TOOLS_TOKENS, isDistilToolCall, rememberChatSplice } from './chat-distil.js';
+import { answerChatCalls, CHAT_TOOLS_ADDED, isDistilToolCall, rememberChatSplice } from './chat-distil.js';
 import { sumChatUsage } from './chat-json.js';
 
 type Chunk = Record<string, unknown> & {
@@ -120,7 +120,7 @@ export async function streamChat(
     }
   } finally {
     client.end();
-    recordExchange(exchange, 'openai', splicer.model ?? exchange.model, CHAT_TOOLS_TOKENS, calls, expands);
+    recordExchange(exchange, 'openai', splicer.model ?? exchange.model, CHAT_TOOLS_ADDED, calls, expands);
   }
 }
 

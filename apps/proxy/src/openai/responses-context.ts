@@ -28,7 +28,7 @@ export function responsesContext(body: ResponsesRequest, excludedTools: Readonly
   const toolNames = new Map<string, string>();
   if (body.instructions) trustedTexts.push(body.instructions);
   if (typeof body.input === 'string') trustedTexts.push(body.input);
-  for (const item of Array.isArray(body.input) ? body.input : []) {
+  (Array.isArray(body.input) ? body.input : []).forEach((item, i) => {
     const type = item.type ?? (typeof item.role === 'string' ? 'message' : undefined);
     if (type === 'message' && item.role !== 'assistant') trustedTexts.push(...texts(item.content));
     else if (
@@ -39,13 +39,14 @@ export function responsesContext(body: ResponsesRequest, excludedTools: Readonly
     ) {
       toolNames.set(item.call_id, item.name);
       trustedTexts.push(String(item.arguments ?? item.input ?? ''));
-    } else if (type && OUTPUT_ITEMS.has(type)) addOutput(item, toolNames, excludedTools, toolTexts);
-  }
+    } else if (type && OUTPUT_ITEMS.has(type)) addOutput(item, i, toolNames, excludedTools, toolTexts);
+  });
   return { toolTexts, trustedTexts };
 }
 
 function addOutput(
   item: ResponseItem,
+  index: number,
   toolNames: ReadonlyMap<string, string>,
   excludedTools: ReadonlySet<string>,
   out: ToolText[],
@@ -58,6 +59,7 @@ function addOutput(
       id,
       tool,
       text: item.output,
+      path: ['input', index, 'output'],
       ...(compressible && {
         write: (text: string) => {
           item.output = text;
@@ -67,19 +69,20 @@ function addOutput(
     return;
   }
   if (!Array.isArray(item.output)) return;
-  for (const part of item.output as { type?: string; text?: unknown }[]) {
-    if (part?.type !== 'input_text' || typeof part.text !== 'string') continue;
+  (item.output as { type?: string; text?: unknown }[]).forEach((part, p) => {
+    if (part?.type !== 'input_text' || typeof part.text !== 'string') return;
     out.push({
       id,
       tool,
       text: part.text,
+      path: ['input', index, 'output', p, 'text'],
       ...(compressible && {
         write: (text: string) => {
           part.text = text;
         },
       }),
     });
-  }
+  });
 }
 
 /** Texts that open every turn of one conversation: the instructions and the first user message. */

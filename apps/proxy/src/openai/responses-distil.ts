@@ -1,8 +1,8 @@
-import { countTokens } from '@distil/core';
 import {
   answerDistilCall,
   DISTIL_TOOLS,
   type DistilCallScope,
+  dialectTools,
   isDistilTool,
 } from '../expand/distil-tools.js';
 import type { ProxySession } from '../session/proxy-session.js';
@@ -16,8 +16,8 @@ const RESPONSES_TOOLS = DISTIL_TOOLS.map((tool) => ({
   strict: false,
 }));
 
-/** Tokens the two tool definitions add to a request (o200k estimate). */
-export const RESPONSES_TOOLS_TOKENS = countTokens(JSON.stringify(RESPONSES_TOOLS));
+/** The tool definitions as appended to a request, and the tokens they add. */
+export const RESPONSES_TOOLS_ADDED = dialectTools(RESPONSES_TOOLS);
 
 /** Appends the distil tools; false (nothing added) when the client defines tools of the same names. */
 export function offerResponsesTools(request: ResponsesRequest): boolean {

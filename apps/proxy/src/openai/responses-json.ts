@@ -13,7 +13,7 @@ import {
   continuationRequest,
   isAgentItem,
   isDistilItem,
-  RESPONSES_TOOLS_TOKENS,
+  RESPONSES_TOOLS_ADDED,
   rememberResponseSplice,
 } from './responses-distil.js';
 
@@ -78,14 +78,7 @@ export async function jsonResponses(
       upstream = await postUpstream(exchange, JSON.stringify(next), true);
     }
   } finally {
-    recordExchange(
-      exchange,
-      'openai',
-      first?.model ?? exchange.model,
-      RESPONSES_TOOLS_TOKENS,
-      calls,
-      expands,
-    );
+    recordExchange(exchange, 'openai', first?.model ?? exchange.model, RESPONSES_TOOLS_ADDED, calls, expands);
   }
 }
 

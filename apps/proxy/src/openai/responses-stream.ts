@@ -18,7 +18,7 @@ import {
   continuationRequest,
   isAgentItem,
   isDistilItem,
-  RESPONSES_TOOLS_TOKENS,
+  RESPONSES_TOOLS_ADDED,
   rememberResponseSplice,
 } from './responses-distil.js';
 
@@ -123,7 +123,7 @@ export async function streamResponses(
     }
   } finally {
     client.end();
-    recordExchange(exchange, 'openai', model, RESPONSES_TOOLS_TOKENS, calls, expands);
+    recordExchange(exchange, 'openai', model, RESPONSES_TOOLS_ADDED, calls, expands);
   }
 }
 

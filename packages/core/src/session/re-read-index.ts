@@ -17,18 +17,14 @@ const MAX_POSTINGS = 64;
  * almost all of its lines with its earlier version, an unrelated text shares almost none.
  */
 export class ReReadIndex {
-  private readonly postings = new Map<number, number[]>();
+  private readonly postings = new LinePostings();
   private readonly distinctCounts: number[] = [];
 
   /** Indexes `lines` as entry number `entry` (entries are added in increasing order). */
   add(entry: number, lines: readonly string[]): void {
     const distinct = distinctLines(lines);
     this.distinctCounts[entry] = distinct.size;
-    for (const line of distinct) {
-      const list = this.postings.get(line);
-      if (!list) this.postings.set(line, [entry]);
-      else if (list.length < MAX_POSTINGS) list.push(entry);
-    }
+    for (const line of distinct) this.postings.add(line, entry);
   }
 
   /**
@@ -40,9 +36,7 @@ export class ReReadIndex {
     if (distinct.size === 0) return null;
     const counts = new Map<number, number>();
     for (const line of distinct) {
-      const list = this.postings.get(line);
-      if (!list || list.length >= MAX_POSTINGS) continue;
-      for (const entry of list) counts.set(entry, (counts.get(entry) ?? 0) + 1);
+      this.postings.forEach(line, (entry) => counts.set(entry, (counts.get(entry) ?? 0) + 1));
     }
     let best: ReReadMatch | null = null;
     for (const [entry, shared] of counts) {
@@ -53,6 +47,72 @@ export class ReReadIndex {
       }
     }
     return best;
+  }
+}
+
+/**
+ * Line hash → the entries holding that line, in two typed arrays (open addressing, linear probing) rather
+ * than a `Map<number, number[]>`. The index lives as long as its session and holds one slot per distinct
+ * line ever sent, so its footprint is what a proxy with many live sessions pays: a Map spent ~90 bytes a
+ * line (its table, a one-element array per line, and a boxed number for every hash above 2^30), this
+ * table 9–18. Almost every line belongs to one entry, stored inline; the rare line seen in several
+ * entries gets a list (capped at MAX_POSTINGS, past which it is no evidence).
+ */
+class LinePostings {
+  #keys = new Uint32Array(256);
+  // 0: empty slot; n > 0: the one entry n − 1; n < 0: lists[−n − 1].
+  #values = new Int32Array(256);
+  #used = 0;
+  readonly #lists: number[][] = [];
+
+  add(line: number, entry: number): void {
+    // Filled up to 7/8 before doubling: a probe for an absent line (most lookups are for new text) then
+    // visits ~30 slots (Knuth's linear-probing estimate), negligible beside hashing the line.
+    if ((this.#used + 1) * 8 > this.#keys.length * 7) this.#grow();
+    const slot = this.#slot(line);
+    const value = this.#values[slot]!;
+    if (value === 0) {
+      this.#keys[slot] = line;
+      this.#values[slot] = entry + 1;
+      this.#used += 1;
+    } else if (value > 0) {
+      this.#lists.push([value - 1, entry]);
+      this.#values[slot] = -this.#lists.length;
+    } else {
+      const list = this.#lists[-value - 1]!;
+      if (list.length < MAX_POSTINGS) list.push(entry);
+    }
+  }
+
+  /** Calls `visit` for each entry holding `line`, unless the line is too common to count. */
+  forEach(line: number, visit: (entry: number) => void): void {
+    const value = this.#values[this.#slot(line)]!;
+    if (value > 0) visit(value - 1);
+    else if (value < 0) {
+      const list = this.#lists[-value - 1]!;
+      if (list.length < MAX_POSTINGS) for (const entry of list) visit(entry);
+    }
+  }
+
+  /** The slot holding `line`, or the empty slot where it would go. */
+  #slot(line: number): number {
+    const mask = this.#keys.length - 1;
+    let slot = line & mask;
+    while (this.#values[slot] !== 0 && this.#keys[slot] !== line) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  #grow(): void {
+    const keys = this.#keys;
+    const values = this.#values;
+    this.#keys = new Uint32Array(keys.length * 2);
+    this.#values = new Int32Array(values.length * 2);
+    for (let i = 0; i < keys.length; i++) {
+      if (values[i] === 0) continue;
+      const slot = this.#slot(keys[i]!);
+      this.#keys[slot] = keys[i]!;
+      this.#values[slot] = values[i]!;
+    }
   }
 }
 

@@ -1,0 +1,91 @@
+import { type Exchange, type PreparedExchange, postUpstream } from '../exchange.js';
+import type { DialectTools } from '../expand/distil-tools.js';
+import { distilHeaders, relayResponse } from '../http/relay.js';
+import { requestBytes } from '../json/body-edits.js';
+import { jsonOf, type PathPatterns, type ScannedJson, scanJson } from '../json/json-scan.js';
+import type { ProxySession } from '../session/proxy-session.js';
+import { compressContext } from './compress-context.js';
+import type { RequestContext } from './context-block.js';
+
+/** How one provider dialect's requests are read and rewritten (Messages, Chat Completions, Responses). */
+export interface RequestDialect<R> {
+  /** Where its rewritable texts sit in the body (the paths its context adapter gives), and `tools`. */
+  readonly patterns: PathPatterns;
+  /** The validated request, or null when the body is not one the proxy can rewrite. */
+  read(json: unknown): R | null;
+  /** Puts remembered distil exchanges back into the history; whether anything changed. */
+  splice(request: R, session: ProxySession): boolean;
+  /** The request's tool texts (with writers and paths) and trusted texts. */
+  context(request: R, excludedTools: ReadonlySet<string>): RequestContext;
+  /** Appends the distil tools; false when it added nothing. */
+  offer(request: R): boolean;
+  readonly tools: DialectTools;
+}
+
+/** A request body the proxy read. */
+export interface ReadRequest<R> {
+  readonly request: R;
+  readonly scanned: ScannedJson | null;
+}
+
+/**
+ * Reads a provider request body; null when it is not one the dialect can rewrite, after forwarding it
+ * upstream byte for byte and relaying the answer.
+ */
+export async function readRequest<R>(
+  exchange: Exchange,
+  raw: Buffer,
+  dialect: RequestDialect<R>,
+): Promise<ReadRequest<R> | null> {
+  const scanned = scanJson(raw, dialect.patterns, exchange.rt.literals);
+  let request: R | null = null;
+  try {
+    request = dialect.read(jsonOf(raw, scanned));
+  } catch {
+    // not JSON: forwarded as it came
+  }
+  if (request) return { request, scanned };
+  const upstream = await postUpstream(exchange, raw, false);
+  await relayResponse(exchange.res, upstream, distilHeaders(exchange.clock, null));
+  return null;
+}
+
+/** A request rewritten for upstream: the exchange to run and the bytes to send. */
+export interface RewrittenRequest {
+  readonly prepared: PreparedExchange;
+  readonly body: Buffer | string;
+  /** Whether `body` differs from the client's bytes (its framing headers are then recomputed). */
+  readonly rewritten: boolean;
+}
+
+/**
+ * The proxy's rewrite of a request in its session: remembered distil exchanges spliced back, tool texts
+ * compressed (`continuation`: only the request's new items, the provider holds the rest), the distil
+ * tools offered once the context shows a handle (and kept from then on, so the tool list never changes),
+ * and the bytes to send.
+ */
+export async function rewriteRequest<R extends { model: string }>(
+  exchange: Exchange,
+  raw: Buffer,
+  read: ReadRequest<R>,
+  session: ProxySession,
+  dialect: RequestDialect<R>,
+  mode: 'whole' | 'continuation' = 'whole',
+): Promise<RewrittenRequest> {
+  const { rt } = exchange;
+  const { request, scanned } = read;
+  const spliced = dialect.splice(request, session);
+  const outcome = await compressContext(dialect.context(request, rt.excludedTools), session, mode);
+  const wanted = rt.config.expandLoopCap > 0 && (outcome.handles.size > 0 || session.toolsOffered);
+  const offered = wanted && dialect.offer(request);
+  if (offered) session.toolsOffered = true;
+  const { body, rewritten } = requestBytes(
+    raw,
+    scanned,
+    request,
+    { rewrites: outcome.rewrites, tools: offered ? dialect.tools : null, spliced },
+    rt.literals,
+  );
+  const prepared: PreparedExchange = { ...exchange, session, outcome, offered, model: request.model };
+  return { prepared, body, rewritten };
+}

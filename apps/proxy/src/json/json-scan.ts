@@ -1,0 +1,344 @@
+import { isUtf8 } from 'node:buffer';
+import { canonicalEscapes, type DecodedLiteral, decodeLiteral } from './json-literal.js';
+
+/** Decodes the long string literals a scan lifts out (LiteralCache remembers them across requests). */
+export interface LiteralDecoder {
+  decode(raw: Buffer, start: number, end: number): DecodedLiteral;
+}
+
+const PLAIN: LiteralDecoder = { decode: decodeLiteral };
+
+/** A path into a JSON document: object keys and array indices. */
+export type JsonPath = readonly (string | number)[];
+
+/** Where a value's bytes sit in the raw body: `[start, end)`. */
+export interface ByteRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** A request body read by `scanJson`. */
+export interface ScannedJson {
+  /** The parsed value: deep-equal to `JSON.parse(raw.toString('utf8'))`. */
+  readonly value: unknown;
+  /**
+   * Whether `JSON.stringify(value)` gives the body back byte for byte (compact, canonical escapes and
+   * numbers, no duplicate or integer-like keys, valid UTF-8). Only then may an edit be spliced into the
+   * raw bytes instead of re-serialising: the spliced bytes are then the ones re-serialising would send.
+   */
+  readonly canonical: boolean;
+  /** The byte range of the value at a watched path (see PathPatterns), if the body has one there. */
+  rangeOf(path: JsonPath): ByteRange | undefined;
+}
+
+interface PatternNode {
+  readonly keys: Map<string, PatternNode>;
+  any: PatternNode | null;
+  terminal: boolean;
+}
+
+const newNode = (): PatternNode => ({ keys: new Map(), any: null, terminal: false });
+
+/** The paths whose byte ranges a scan records; `'*'` stands for any array index. */
+export class PathPatterns {
+  readonly root: PatternNode = newNode();
+
+  constructor(patterns: readonly (readonly string[])[]) {
+    for (const pattern of patterns) {
+      let node = this.root;
+      for (const step of pattern) {
+        if (step === '*') {
+          node.any ??= newNode();
+          node = node.any;
+        } else {
+          const next = node.keys.get(step) ?? newNode();
+          node.keys.set(step, next);
+          node = next;
+        }
+      }
+      node.terminal = true;
+    }
+  }
+}
+
+/** The key a watched path's range is filed under. Watched keys are fixed words, so `/` cannot clash. */
+function pathKey(path: JsonPath): string {
+  return path.join('/');
+}
+
+/** Strings at least this long are decoded one by one, outside the skeleton (see scanJson). */
+const LIFT_BYTES = 256;
+/** A string is searched byte by byte for this long before handing over to the native search. */
+const SHORT_STRING_BYTES = 48;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+// The bytes of true, false, null and numbers: lower-case letters, digits, '-', '+', '.', 'E'.
+const SCALAR_BYTES = new Uint8Array(256);
+for (const byte of Buffer.from('abcdefghijklmnopqrstuvwxyz0123456789-+.E')) SCALAR_BYTES[byte] = 1;
+
+/** Raised inside the scan for anything it does not read; the caller then parses the body the plain way. */
+class Unscannable extends Error {}
+
+/**
+ * Reads a JSON request body without turning it into one string. `JSON.parse(raw.toString())` allocates
+ * the whole body as a single string first — past ~128 KB V8 puts that in large-object space, which cost
+ * ~150 µs for a 200 KB body here, as much as the parse — and gives no byte positions to edit in place.
+ * This walks the structure over the bytes, lifts out every long string (tool results, file reads) and
+ * parses the small remainder, the skeleton, with JSON.parse; each lifted string is decoded on its own and
+ * put back. On the way it records the byte ranges of the watched paths and whether the body is canonical
+ * JSON (see ScannedJson). Returns null for anything it does not read (invalid JSON, duplicate keys, a
+ * `__proto__` key, very deep nesting): the caller then falls back to JSON.parse, which decides.
+ */
+export function scanJson(
+  raw: Buffer,
+  patterns: PathPatterns,
+  literals: LiteralDecoder = PLAIN,
+): ScannedJson | null {
+  try {
+    return new Scan(raw, patterns, literals).run();
+  } catch (error) {
+    if (error instanceof Unscannable || error instanceof SyntaxError || error instanceof RangeError)
+      return null;
+    throw error;
+  }
+}
+
+/** The parsed body: the scan's value, or (when it declined) JSON.parse's, which throws on invalid JSON. */
+export function jsonOf(raw: Buffer, scanned: ScannedJson | null): unknown {
+  return scanned ? scanned.value : JSON.parse(raw.toString('utf8'));
+}
+
+interface Lifted {
+  readonly path: (string | number)[];
+  readonly start: number;
+  readonly end: number;
+}
+
+class Scan {
+  #at = 0;
+  #canonical = true;
+  readonly #raw: Buffer;
+  readonly #patterns: PathPatterns;
+  readonly #path: (string | number)[] = [];
+  readonly #ranges = new Map<string, ByteRange>();
+  readonly #lifted: Lifted[] = [];
+  readonly #keys = new KeyCache();
+  readonly #literals: LiteralDecoder;
+
+  constructor(raw: Buffer, patterns: PathPatterns, literals: LiteralDecoder) {
+    this.#raw = raw;
+    this.#patterns = patterns;
+    this.#literals = literals;
+  }
+
+  run(): ScannedJson {
+    const raw = this.#raw;
+    this.#space();
+    this.#value(this.#patterns.root);
+    this.#space();
+    if (this.#at !== raw.length) throw new Unscannable();
+    // The skeleton: the body with each lifted string replaced by 0 (valid JSON, a few KB), assembled as
+    // bytes and decoded once.
+    let size = raw.length;
+    for (const lifted of this.#lifted) size -= lifted.end - lifted.start - 1;
+    const bytes = Buffer.allocUnsafe(size);
+    let from = 0;
+    let to = 0;
+    for (const lifted of this.#lifted) {
+      to += raw.copy(bytes, to, from, lifted.start);
+      bytes[to++] = 0x30;
+      from = lifted.end;
+    }
+    raw.copy(bytes, to, from, raw.length);
+    const skeleton = bytes.toString('utf8');
+    if (this.#canonical && !canonicalEscapes(skeleton)) this.#canonical = false;
+    let value: unknown = JSON.parse(skeleton);
+    for (const lifted of this.#lifted) {
+      const decoded = this.#literals.decode(raw, lifted.start, lifted.end);
+      if (!decoded.canonical) this.#canonical = false;
+      if (lifted.path.length === 0) value = decoded.text;
+      else put(value, lifted.path, decoded.text);
+    }
+    if (this.#canonical && !isUtf8(raw)) this.#canonical = false;
+    const ranges = this.#ranges;
+    return {
+      value,
+      canonical: this.#canonical,
+      rangeOf: (path) => ranges.get(pathKey(path)),
+    };
+  }
+
+  #value(node: PatternNode | null): void {
+    const start = this.#at;
+    const byte = this.#raw[start];
+    if (byte === 0x7b) this.#object(node);
+    else if (byte === 0x5b) this.#array(node);
+    else if (byte === QUOTE) {
+      this.#string();
+      if (this.#at - start >= LIFT_BYTES) {
+        this.#lifted.push({ path: [...this.#path], start, end: this.#at });
+      }
+    } else this.#scalar();
+    if (node?.terminal) this.#ranges.set(pathKey(this.#path), { start, end: this.#at });
+  }
+
+  #object(node: PatternNode | null): void {
+    const raw = this.#raw;
+    this.#at++;
+    this.#space();
+    if (raw[this.#at] === 0x7d) {
+      this.#at++;
+      return;
+    }
+    const seen: string[] = [];
+    const depth = this.#path.length;
+    this.#path.push('');
+    for (;;) {
+      if (raw[this.#at] !== QUOTE) throw new Unscannable();
+      const keyStart = this.#at;
+      this.#string();
+      const key = this.#keys.read(raw, keyStart, this.#at);
+      // Duplicate keys: JSON.parse keeps the last, which the lifted strings' paths cannot express.
+      if (key === '__proto__' || seen.includes(key)) throw new Unscannable();
+      seen.push(key);
+      // V8 orders integer-like keys first, so JSON.stringify would move them.
+      if (this.#canonical && isIndexLike(key)) this.#canonical = false;
+      this.#space();
+      if (raw[this.#at] !== 0x3a) throw new Unscannable();
+      this.#at++;
+      this.#space();
+      this.#path[depth] = key;
+      this.#value(node?.keys.get(key) ?? null);
+      this.#space();
+      const next = raw[this.#at++];
+      if (next === 0x7d) break;
+      if (next !== 0x2c) throw new Unscannable();
+      this.#space();
+    }
+    this.#path.length = depth;
+  }
+
+  #array(node: PatternNode | null): void {
+    const raw = this.#raw;
+    this.#at++;
+    this.#space();
+    if (raw[this.#at] === 0x5d) {
+      this.#at++;
+      return;
+    }
+    const depth = this.#path.length;
+    const items = node?.any ?? null;
+    for (let index = 0; ; index++) {
+      this.#path[depth] = index;
+      this.#value(items);
+      this.#space();
+      const next = raw[this.#at++];
+      if (next === 0x5d) break;
+      if (next !== 0x2c) throw new Unscannable();
+      this.#space();
+    }
+    this.#path.length = depth;
+  }
+
+  /** Moves past a string (its opening quote is at the cursor); its content is checked by JSON.parse. */
+  #string(): void {
+    const raw = this.#raw;
+    let at = this.#at + 1;
+    const shortEnd = Math.min(raw.length, at + SHORT_STRING_BYTES);
+    for (; at < shortEnd; at++) {
+      const byte = raw[at];
+      if (byte === QUOTE) {
+        this.#at = at + 1;
+        return;
+      }
+      if (byte === BACKSLASH) at++;
+    }
+    // Long strings: the native search, then an odd run of backslashes before a quote escapes it.
+    for (;;) {
+      const quote = raw.indexOf(QUOTE, at);
+      if (quote < 0) throw new Unscannable();
+      let slashes = 0;
+      while (raw[quote - 1 - slashes] === BACKSLASH) slashes++;
+      at = quote + 1;
+      if (slashes % 2 === 0) break;
+    }
+    this.#at = at;
+  }
+
+  /** A number or a literal; kept in the skeleton, so JSON.parse validates it. */
+  #scalar(): void {
+    const raw = this.#raw;
+    const start = this.#at;
+    let at = start;
+    for (;;) {
+      const byte = raw[at];
+      if (byte === undefined || !SCALAR_BYTES[byte]) break;
+      at++;
+    }
+    if (at === start) throw new Unscannable();
+    this.#at = at;
+    const first = raw[start]!;
+    if (this.#canonical && (first === 0x2d || (first >= 0x30 && first <= 0x39))) {
+      const token = raw.toString('latin1', start, at);
+      if (String(Number(token)) !== token) this.#canonical = false;
+    }
+  }
+
+  /** Skips insignificant whitespace; any at all means the body is not compact (not canonical). */
+  #space(): void {
+    const raw = this.#raw;
+    let at = this.#at;
+    for (;;) {
+      const byte = raw[at];
+      if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) break;
+      at++;
+    }
+    if (at !== this.#at) {
+      this.#canonical = false;
+      this.#at = at;
+    }
+  }
+}
+
+/**
+ * Object keys repeat all through a request (`role`, `content`, `type`, `text`): each distinct spelling is
+ * decoded once per scan and found again by its first and last bytes and length.
+ */
+class KeyCache {
+  readonly #seen = new Map<number, string[]>();
+
+  read(raw: Buffer, start: number, end: number): string {
+    const length = end - start - 2;
+    const tag = length * 65536 + raw[start + 1]! * 256 + raw[end - 2]!;
+    const candidates = this.#seen.get(tag);
+    if (candidates) for (const key of candidates) if (sameBytes(raw, start + 1, key)) return key;
+    const key = JSON.parse(raw.toString('utf8', start, end)) as string;
+    // Only plain ASCII keys are cached: for them, the bytes and the characters line up one to one.
+    if (key.length === length) {
+      if (candidates) candidates.push(key);
+      else this.#seen.set(tag, [key]);
+    }
+    return key;
+  }
+}
+
+function sameBytes(raw: Buffer, at: number, key: string): boolean {
+  for (let i = 0; i < key.length; i++) if (raw[at + i] !== key.charCodeAt(i)) return false;
+  return true;
+}
+
+function isIndexLike(key: string): boolean {
+  if (key.length === 0) return false;
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
+}
+
+function put(root: unknown, path: readonly (string | number)[], value: unknown): void {
+  let container = root as Record<string | number, unknown>;
+  for (let i = 0; i < path.length - 1; i++) container = container[path[i]!] as Record<string, unknown>;
+  container[path[path.length - 1]!] = value;
+}

@@ -1,0 +1,75 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ReReadIndex } from './re-read-index.js';
+
+/** The index as first written: a Map of line → entries. The compact table must answer exactly as it did. */
+class MapIndex {
+  private readonly postings = new Map<string, number[]>();
+  private readonly counts: number[] = [];
+
+  add(entry: number, lines: readonly string[]): void {
+    const distinct = keys(lines);
+    this.counts[entry] = distinct.size;
+    for (const line of distinct) {
+      const list = this.postings.get(line);
+      if (!list) this.postings.set(line, [entry]);
+      else if (list.length < 64) list.push(entry);
+    }
+  }
+
+  best(lines: readonly string[], minShare: number): { entry: number; shared: number } | null {
+    const distinct = keys(lines);
+    if (distinct.size === 0) return null;
+    const counts = new Map<number, number>();
+    for (const line of distinct) {
+      const list = this.postings.get(line);
+      if (!list || list.length >= 64) continue;
+      for (const entry of list) counts.set(entry, (counts.get(entry) ?? 0) + 1);
+    }
+    let best: { entry: number; shared: number } | null = null;
+    for (const [entry, shared] of counts) {
+      const theirs = this.counts[entry] ?? 0;
+      if (shared < minShare * distinct.size || shared < minShare * theirs) continue;
+      if (!best || shared > best.shared || (shared === best.shared && entry > best.entry))
+        best = { entry, shared };
+    }
+    return best;
+  }
+}
+
+function keys(lines: readonly string[]): Set<string> {
+  return new Set(lines.map((l) => l.replace(/[\s"';,]+/g, '')).filter((l) => l.length >= 4));
+}
+
+describe('ReReadIndex', () => {
+  it('finds the same best match as a plain Map index, through growth and shared lines', () => {
+    // Few distinct lines, so entries share lines (lists) and a common line passes the posting cap.
+    const line = fc.integer({ min: 0, max: 400 }).map((n) => `line number ${n % 90 === 0 ? 0 : n}`);
+    const text = fc.array(line, { minLength: 0, maxLength: 40 });
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 90 }), text, (entries, probe) => {
+        const index = new ReReadIndex();
+        const reference = new MapIndex();
+        entries.forEach((lines, entry) => {
+          index.add(entry, lines);
+          reference.add(entry, lines);
+        });
+        for (const minShare of [0.2, 0.5]) {
+          const got = index.best(probe, minShare);
+          const want = reference.best(probe, minShare);
+          expect(got && { entry: got.entry, shared: got.shared }).toEqual(want);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('finds a re-read among thousands of indexed lines', () => {
+    const index = new ReReadIndex();
+    const text = (n: number) => Array.from({ length: 80 }, (_, i) => `entry ${n} line ${i} of output`);
+    for (let n = 0; n < 100; n++) index.add(n, text(n));
+    const edited = text(42);
+    edited[10] = 'a changed line';
+    expect(index.best(edited, 0.5)).toMatchObject({ entry: 42, shared: 79 });
+  });
+});
