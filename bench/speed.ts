@@ -5,6 +5,7 @@
  * present (`$DISTIL_CORPUS`), else the bundled dataset's logs. Best of several runs: the machine is shared.
  *
  *   pnpm bench:speed
+ *   pnpm bench:speed --mining     # template mining only (same table, one row; RUNS=n for more runs)
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { formatTable } from '../apps/cli/src/table.js';
 import { corpusPath } from './corpus-path.js';
 
 const RUNS = Number(process.env['RUNS'] ?? 5);
+const MINING_ONLY = process.argv.includes('--mining');
 
 function filesUnder(dir: string, accept: (name: string) => boolean): string[] {
   if (!existsSync(dir)) return [];
@@ -50,9 +52,10 @@ async function best(fn: () => unknown): Promise<number> {
 
 const tiers = DistilConfig.parse({}).tiers;
 const keepModel = new SalienceKeepModel();
-const split = await best(() => logs.map((t) => t.split(/\r\n|\r|\n/).length));
-const hash = await best(() => logs.map((t) => createHash('sha256').update(t).digest()));
+const split = MINING_ONLY ? 0 : await best(() => logs.map((t) => t.split(/\r\n|\r|\n/).length));
+const hash = MINING_ONLY ? 0 : await best(() => logs.map((t) => createHash('sha256').update(t).digest()));
 const pipeline = await best(async () => {
+  if (MINING_ONLY) return;
   const store = new MemoryRestoreStore();
   for (const text of logs)
     await compressBlock(
@@ -85,6 +88,6 @@ process.stdout.write(
         '—',
         '≥ 1,000,000',
       ],
-    ],
+    ].slice(MINING_ONLY ? 1 : 0),
   ),
 );

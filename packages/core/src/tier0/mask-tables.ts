@@ -4,6 +4,8 @@
  * lookup; short words are packed into numbers so that the word lists are looked up without slicing.
  */
 
+import { Buffer } from 'node:buffer';
+
 /** The character that stands for a masked variable inside a skeleton (templates print it as `<*>`). */
 export const MASK = '\u0000';
 /** Stands for a space inside a bracketed group token (templates print it as a space). */
@@ -57,6 +59,16 @@ export function flagsOf(code: number): number {
   return classOf(code) === SPACE ? F_SPACE | F_END : F_LETTER;
 }
 
+/**
+ * FLAGS for every UTF-16 code unit (128 KiB): the scans look a character up without first asking whether
+ * it is ASCII. Only the ASCII part is touched on most logs, so it stays in cache.
+ */
+export const UNIT_FLAGS = new Uint16Array(65536);
+for (let c = 0; c < 65536; c++) UNIT_FLAGS[c] = c < 128 ? FLAGS[c]! : flagsOf(c);
+/** In UNIT_FLAGS only: `[`, `]` or `|`, the characters that end the search for a bracket group's end. */
+export const F_BRACKET = 256;
+for (const ch of '[]|') UNIT_FLAGS[ch.charCodeAt(0)]! |= F_BRACKET;
+
 /** `|`, `[`, `]`. */
 export const BAR = 124;
 export const OPEN_BRACKET = 91;
@@ -99,6 +111,19 @@ export function packWord(text: string, start: number, end: number): number {
   return key;
 }
 
+/** {@link packWord} over UTF-16 code units `t[start, end)`. */
+export function packCodes(t: Uint16Array, start: number, end: number): number {
+  if (end - start > 10 || end <= start) return -1;
+  let key = 0;
+  for (let j = start; j < end; j++) {
+    const c = t[j]!;
+    if (c >= 128 || CLASS[c] !== LETTER) return -1;
+    key = key * 32 + ((c | 32) & 31);
+  }
+  return key;
+}
+
+/** The packed form of every word in a space-separated list. */
 export function packedSet(words: string): ReadonlySet<number> {
   const set = new Set<number>();
   for (const w of words.split(' ')) if (w.length > 0) set.add(packWord(w, 0, w.length));
@@ -138,6 +163,19 @@ for (const words of [VALUE_WORD_LIST, UNIT_WORD_LIST]) {
   }
 }
 
+/**
+ * Second filter, on the token's one word: `[(first letter × 26 + last letter) × 11 + word length]` is 1
+ * when some listed word has that first letter, last letter and length (1–10).
+ */
+export const LISTED_WORDS = new Uint8Array(26 * 26 * 11);
+for (const words of [VALUE_WORD_LIST, UNIT_WORD_LIST]) {
+  for (const w of words.split(' ')) {
+    if (w.length <= 10)
+      LISTED_WORDS[((w.charCodeAt(0) - 97) * 26 + w.charCodeAt(w.length - 1) - 97) * 11 + w.length] = 1;
+  }
+}
+
+/** `.`, `:`, `/`, `,`, `_`, `-` or `+`. */
 export function isJoinerOrSign(code: number): boolean {
   // . : / , _ - +
   return (
@@ -156,7 +194,24 @@ export function isSign(code: number): boolean {
   return code === 45 || code === 43;
 }
 
-/** Is the ASCII word `text[start, end)` in the packed word list? Words longer than 10 never are. */
-export function isListed(list: ReadonlySet<number>, text: string, start: number, end: number): boolean {
-  return end - start <= 10 && list.has(packWord(text, start, end));
+/** Is the ASCII word `t[start, end)` (UTF-16 code units) in the packed word list? Words longer than 10 never are. */
+export function isListedCodes(
+  list: ReadonlySet<number>,
+  t: Uint16Array,
+  start: number,
+  end: number,
+): boolean {
+  return end - start <= 10 && list.has(packCodes(t, start, end));
+}
+
+/** Does this platform store typed arrays little-endian (as Node's utf16le encoding reads and writes)? */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The UTF-16 code units `units[0, count)` as a string. */
+export function codesToString(units: Uint16Array, count: number): string {
+  // Node's utf16le decoder copies code units as they are (lone surrogates too), in one native call.
+  if (LITTLE_ENDIAN) return Buffer.from(units.buffer, units.byteOffset, count * 2).toString('utf16le');
+  let text = '';
+  for (let k = 0; k < count; k++) text += String.fromCharCode(units[k]!);
+  return text;
 }

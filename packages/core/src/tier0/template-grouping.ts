@@ -1,5 +1,5 @@
-import { MASK } from './template-mask.js';
-import { compatible, positionIsVariable, type TokenTraits, traitsOf } from './template-merge-rules.js';
+import { PositionKeys, SequenceTable, type TokenTable, UnionFind } from './template-grouping-tables.js';
+import { compatible, positionIsVariable, type TokenTraits } from './template-merge-rules.js';
 
 /**
  * Second stage of template mining: distinct skeletons (with line counts) are merged into templates.
@@ -18,49 +18,13 @@ import { compatible, positionIsVariable, type TokenTraits, traitsOf } from './te
  *    counts as one (`(<*> KB)` present or not, lists of ids): merged.
  */
 
-class UnionFind {
-  readonly parent: Int32Array;
-  constructor(n: number) {
-    this.parent = new Int32Array(n);
-    for (let i = 0; i < n; i++) this.parent[i] = i;
-  }
-  find(x: number): number {
-    const p = this.parent;
-    while (p[x] !== x) {
-      p[x] = p[p[x]!]!;
-      x = p[x]!;
-    }
-    return x;
-  }
-  union(a: number, b: number): boolean {
-    const ra = this.find(a);
-    const rb = this.find(b);
-    if (ra === rb) return false;
-    if (ra < rb) this.parent[rb] = ra;
-    else this.parent[ra] = rb;
-    return true;
-  }
-}
-
-/** Token interning: ids index `traits`. Id 0 is the bare mask. */
-class TokenTable {
-  readonly ids = new Map<string, number>();
-  readonly traits: TokenTraits[] = [];
-  constructor() {
-    this.id(MASK);
-  }
-  id(text: string): number {
-    let id = this.ids.get(text);
-    if (id === undefined) {
-      id = this.traits.length;
-      this.ids.set(text, id);
-      this.traits.push(traitsOf(text));
-    }
-    return id;
-  }
-}
+/** Prefix hashes of step 1 (grown for long skeletons). */
+let prefixA = new Int32Array(64);
+let prefixB = new Int32Array(64);
 
 interface Group {
+  /** The skeleton index standing for the group (the least index of its union-find set). */
+  key: number;
   tokens: Int32Array;
   weight: number;
 }
@@ -69,70 +33,85 @@ interface Group {
 export interface SkeletonGroups {
   /** Group index of every input skeleton. */
   groupOf: Int32Array;
-  /** Merged skeleton (tokens joined by spaces, masks as {@link MASK}) per group. */
+  /** Template text per group: its tokens joined by spaces, `<*>` where a variable stands. */
   templates: string[];
 }
 
 const MAX_ROUNDS = 8;
 const MAX_PAIRWISE = 200;
 
-// Two independent 32-bit multiplicative mixes combined into one exactly representable double key.
+// Two independent 32-bit multiplicative mixes; a position key is the first mix and 21 bits of the second.
 function mix(h: number, v: number): number {
   return Math.imul(h ^ v, 0x9e3779b1) + 0x7f4a7c15;
 }
 function mix2(h: number, v: number): number {
   return Math.imul(h + v, 0x85ebca77) ^ (h >>> 15);
 }
-function keyOf(a: number, b: number): number {
-  return (a >>> 0) * 0x200000 + ((b >>> 0) & 0x1fffff);
-}
 
-/** Merges skeletons (tokens separated by single spaces) into templates. */
-export function groupSkeletons(skeletons: readonly string[], weights: readonly number[]): SkeletonGroups {
-  const table = new TokenTable();
+/**
+ * Merges skeletons, given as token ids of `table` (and the number of lines of each), into templates.
+ * Groups are kept in a list ordered by key, so every step visits them in the same order whatever the
+ * input order of equal skeletons.
+ */
+export function groupSkeletons(
+  table: TokenTable,
+  skeletons: readonly Int32Array[],
+  weights: readonly number[],
+): SkeletonGroups {
   const m = skeletons.length;
-  let groups = new Map<number, Group>();
-  for (let s = 0; s < m; s++) {
-    const parts = skeletons[s]!.length === 0 ? [] : skeletons[s]!.split(' ');
-    const tokens = new Int32Array(parts.length);
-    for (let p = 0; p < parts.length; p++) tokens[p] = table.id(parts[p]!);
-    groups.set(s, { tokens, weight: weights[s]! });
-  }
+  let groups: Group[] = [];
+  for (let s = 0; s < m; s++) groups.push({ key: s, tokens: skeletons[s]!, weight: weights[s]! });
   const uf = new UnionFind(m);
+  const keys = new PositionKeys();
+  const sequences = new SequenceTable();
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    let merged = mergeOneDifference(groups, table, uf);
-    merged = mergeCompatible(groups, table, uf) || merged;
-    merged = mergeAcrossLengths(groups, table, uf) || merged;
+    let merged = mergeOneDifference(groups, table, uf, keys);
+    merged = mergeCompatible(groups, table, uf, sequences) || merged;
+    merged = mergeAcrossLengths(groups, table, uf, sequences) || merged;
     if (!merged) break;
     groups = rebuild(groups, uf);
   }
-  const index = new Map<number, number>();
+  // Every root is a group's key now (the last round either merged nothing or was followed by a rebuild).
+  const groupAt = new Int32Array(m);
+  for (let g = 0; g < groups.length; g++) groupAt[groups[g]!.key] = g;
+  const index = new Int32Array(m).fill(-1);
   const templates: string[] = [];
   const groupOf = new Int32Array(m);
   for (let s = 0; s < m; s++) {
     const root = uf.find(s);
-    let g = index.get(root);
-    if (g === undefined) {
+    let g = index[root]!;
+    if (g < 0) {
       g = templates.length;
-      index.set(root, g);
-      const tokens = groups.get(root)!.tokens;
-      const texts: string[] = [];
-      for (const id of tokens) texts.push(table.traits[id]!.text);
-      templates.push(texts.join(' '));
+      index[root] = g;
+      const tokens = groups[groupAt[root]!]!.tokens;
+      let text = tokens.length > 0 ? table.printableText(tokens[0]!) : '';
+      for (let p = 1; p < tokens.length; p++) text += ` ${table.printableText(tokens[p]!)}`;
+      templates.push(text);
     }
     groupOf[s] = g;
+  }
+  if (prefixA.length > 1 << 16) {
+    // Drop the scratch an unusually long template grew.
+    prefixA = new Int32Array(64);
+    prefixB = new Int32Array(64);
   }
   return { groupOf, templates };
 }
 
 /** Step 1: templates of one length that differ in exactly one position. */
-function mergeOneDifference(groups: Map<number, Group>, table: TokenTable, uf: UnionFind): boolean {
-  // Most keys have one member: keep those as bare numbers, and make a list only on the second member.
-  const firsts = new Map<number, number>();
-  const buckets = new Map<number, number[]>();
-  let prefixA = new Int32Array(64);
-  let prefixB = new Int32Array(64);
-  for (const [g, { tokens }] of groups) {
+function mergeOneDifference(
+  groups: readonly Group[],
+  table: TokenTable,
+  uf: UnionFind,
+  keys: PositionKeys,
+): boolean {
+  // Most keys have one member: the table keeps the first, and a list is made only on the second member.
+  let positions = 0;
+  for (const group of groups) positions += group.tokens.length;
+  keys.reset(positions);
+  const buckets: number[][] = [];
+  for (let g = 0; g < groups.length; g++) {
+    const tokens = groups[g]!.tokens;
     const n = tokens.length;
     if (prefixA.length < n + 1) {
       prefixA = new Int32Array(n * 2 + 1);
@@ -150,25 +129,19 @@ function mergeOneDifference(groups: Map<number, Group>, table: TokenTable, uf: U
     let sa = 0x3c6ef372;
     let sb = 0x1b873593;
     for (let p = n - 1; p >= 0; p--) {
-      const key = keyOf(mix(mix(prefixA[p]!, p + 1) ^ sa, n), mix2(mix2(prefixB[p]!, p + 7) ^ sb, n));
-      const first = firsts.get(key);
-      if (first === undefined) firsts.set(key, g);
-      else {
-        const list = buckets.get(key);
-        if (list === undefined) buckets.set(key, [first, g]);
-        else list.push(g);
-      }
+      const ka = mix(mix(prefixA[p]!, p + 1) ^ sa, n);
+      const kb = mix2(mix2(prefixB[p]!, p + 7) ^ sb, n) & 0x1fffff;
+      keys.add(ka | 0, kb, g, buckets);
       sa = mix(sa, tokens[p]!);
       sb = mix2(sb, tokens[p]!);
     }
   }
   let merged = false;
   const traits = table.traits;
-  for (const members of buckets.values()) {
-    if (members.length < 2) continue;
-    const first = groups.get(members[0]!)!.tokens;
+  for (const members of buckets) {
+    const first = groups[members[0]!]!.tokens;
     // Find the position they differ at (hash keys are checked, never trusted).
-    const second = groups.get(members[1]!)!.tokens;
+    const second = groups[members[1]!]!.tokens;
     if (second.length !== first.length) continue;
     let position = -1;
     for (let p = 0; p < first.length; p++) {
@@ -183,9 +156,9 @@ function mergeOneDifference(groups: Map<number, Group>, table: TokenTable, uf: U
     const same: number[] = [];
     const seen = new Map<number, number>();
     for (const g of members) {
-      const group = groups.get(g)!;
+      const group = groups[g]!;
       if (!sameExcept(group.tokens, first, position)) continue;
-      same.push(g);
+      same.push(group.key);
       const id = group.tokens[position]!;
       const at = seen.get(id);
       if (at === undefined) {
@@ -211,39 +184,49 @@ function sameExcept(a: Int32Array, b: Int32Array, position: number): boolean {
 }
 
 /** Step 2: same length and constants; every differing position has a pure variable on one side. */
-function mergeCompatible(groups: Map<number, Group>, table: TokenTable, uf: UnionFind): boolean {
+function mergeCompatible(
+  groups: readonly Group[],
+  table: TokenTable,
+  uf: UnionFind,
+  coarse: SequenceTable,
+): boolean {
   const traits = table.traits;
-  const coarse = new Map<string, number[]>();
-  for (const [g, { tokens }] of groups) {
-    let key = `${tokens.length}`;
+  // Key: the length, then each token's id, or -1 where it holds a mask or is a bracketed field.
+  coarse.clear();
+  const lists: number[][] = [];
+  let key = new Int32Array(64);
+  for (let g = 0; g < groups.length; g++) {
+    const tokens = groups[g]!.tokens;
+    if (key.length < tokens.length + 1) key = new Int32Array(tokens.length * 2 + 1);
+    key[0] = tokens.length;
     let anyMasked = false;
-    for (const id of tokens) {
-      const t = traits[id]!;
+    for (let p = 0; p < tokens.length; p++) {
+      const t = traits[tokens[p]!]!;
       if (t.masked || t.bracketed) {
-        key += ',_';
+        key[p + 1] = -1;
         anyMasked = true;
-      } else key += `,${id}`;
+      } else key[p + 1] = tokens[p]!;
     }
     if (!anyMasked) continue;
-    const list = coarse.get(key);
-    if (list === undefined) coarse.set(key, [g]);
-    else list.push(g);
+    const id = coarse.id(key, tokens.length + 1);
+    if (id === lists.length) lists.push([g]);
+    else lists[id]!.push(g);
   }
   let merged = false;
-  for (const members of coarse.values()) {
+  for (const members of lists) {
     if (members.length < 2 || members.length > MAX_PAIRWISE) continue;
     for (let a = 0; a < members.length; a++) {
-      const ta = groups.get(members[a]!)!.tokens;
+      const ta = groups[members[a]!]!.tokens;
       const context: TokenTraits[] = [];
       for (const id of ta) context.push(traits[id]!);
       for (let c = a + 1; c < members.length; c++) {
-        const tc = groups.get(members[c]!)!.tokens;
+        const tc = groups[members[c]!]!.tokens;
         let ok = true;
         for (let p = 0; p < ta.length && ok; p++) {
           if (ta[p] === tc[p]) continue;
           ok = compatible(traits[ta[p]!]!, traits[tc[p]!]!) && absorbableAt(context, p);
         }
-        if (ok) merged = uf.union(members[a]!, members[c]!) || merged;
+        if (ok) merged = uf.union(groups[members[a]!]!.key, groups[members[c]!]!.key) || merged;
       }
     }
   }
@@ -258,40 +241,54 @@ function absorbableAt(context: readonly TokenTraits[], p: number): boolean {
 }
 
 /** Step 3: the same constants in the same order, runs of pure variables counted as one. */
-function mergeAcrossLengths(groups: Map<number, Group>, table: TokenTable, uf: UnionFind): boolean {
+function mergeAcrossLengths(
+  groups: readonly Group[],
+  table: TokenTable,
+  uf: UnionFind,
+  byKey: SequenceTable,
+): boolean {
   const traits = table.traits;
-  const byKey = new Map<string, number>();
+  // Key: each constant token's id, and -1 for each run of pure variables.
+  byKey.clear();
+  const firstOf: number[] = [];
+  let key = new Int32Array(64);
   let merged = false;
-  for (const [g, { tokens }] of groups) {
-    let key = '';
+  for (let g = 0; g < groups.length; g++) {
+    const tokens = groups[g]!.tokens;
+    if (key.length < tokens.length) key = new Int32Array(tokens.length * 2);
+    let length = 0;
     let constants = 0;
     let inRun = false;
     for (const id of tokens) {
       if (traits[id]!.pure) {
-        if (!inRun) key += '_,';
+        if (!inRun) key[length++] = -1;
         inRun = true;
       } else {
-        key += `${id},`;
+        key[length++] = id;
         inRun = false;
         constants++;
       }
     }
     if (constants === 0) continue;
-    const other = byKey.get(key);
-    if (other === undefined) byKey.set(key, g);
-    else merged = uf.union(other, g) || merged;
+    const id = byKey.id(key, length);
+    if (id === firstOf.length) firstOf.push(groups[g]!.key);
+    else merged = uf.union(firstOf[id]!, groups[g]!.key) || merged;
   }
   return merged;
 }
 
 /** New groups after a round: positions where merged same-length templates disagree become masks. */
-function rebuild(groups: Map<number, Group>, uf: UnionFind): Map<number, Group> {
-  const next = new Map<number, Group>();
-  for (const [g, group] of groups) {
-    const root = uf.find(g);
-    const into = next.get(root);
+function rebuild(groups: readonly Group[], uf: UnionFind): Group[] {
+  // Groups come in key order and a set's root is its least key, so each root is met before its members.
+  const next: Group[] = [];
+  const at = new Map<number, Group>();
+  for (const group of groups) {
+    const root = uf.find(group.key);
+    const into = at.get(root);
     if (into === undefined) {
-      next.set(root, { tokens: group.tokens.slice(), weight: group.weight });
+      const fresh = { key: root, tokens: group.tokens.slice(), weight: group.weight };
+      at.set(root, fresh);
+      next.push(fresh);
       continue;
     }
     const total = into.weight + group.weight;

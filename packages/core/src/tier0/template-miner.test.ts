@@ -43,6 +43,20 @@ describe('skeletonOf', () => {
     expect(skeletonOf('INFO [IPC Server handler 13 on 62270] x').split(' ')).toHaveLength(3);
   });
 
+  it('depends on digits only through where they stand (property)', () => {
+    // The line memo of the miner rests on this: every digit sits in a masked word.
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[a-zA-Z0-9 .:=/_,+\-"'[\]|()#@]{0,60}$/),
+        fc.integer({ min: 0, max: 9 }),
+        (line, digit) => {
+          expect(skeletonOf(line.replace(/[0-9]/g, String(digit)))).toBe(skeletonOf(line));
+        },
+      ),
+      { numRuns: 10_000 },
+    );
+  });
+
   it('normalises whitespace and survives any text', () => {
     expect(skeleton('  a \t b  ')).toBe('a b');
     expect(skeleton('')).toBe('');
@@ -150,6 +164,27 @@ describe('mineTemplates', () => {
     expect(clusterOf[0]).toBe(clusterOf[2]);
     expect(clusterOf[0]).not.toBe(clusterOf[1]);
     expect(new Set(clusterOf.slice(4)).size).toBe(1);
+  });
+
+  it('gives lines of one skeleton one cluster, across batches, long lines and repeats (property)', () => {
+    // Enough text for several scan batches, lines past the line memo's length limit, and lines that
+    // repeat earlier ones but for their digits (the memo's hits).
+    const { lines } = generatedLog(3, 2500);
+    lines.push(`${'x'.repeat(5000)} 1`, `${'x'.repeat(5000)} 2`, 'Oh no! \u{1F4A5} \ud800 é1');
+    fc.assert(
+      fc.property(fc.array(fc.stringMatching(/^[a-z0-9 .:=\-[\]|]{0,30}$/), { maxLength: 40 }), (extra) => {
+        const all = [...lines, ...extra, ...extra.map((l) => l.replace(/[0-9]/g, '7'))];
+        const { clusterOf, templates } = mineTemplates(all);
+        const clusterOfSkeleton = new Map<string, number>();
+        all.forEach((line, i) => {
+          const known = clusterOfSkeleton.get(skeletonOf(line));
+          if (known === undefined) clusterOfSkeleton.set(skeletonOf(line), clusterOf[i]!);
+          else expect(clusterOf[i]).toBe(known);
+        });
+        expect(templates[clusterOf[lines.length - 1]!]).toBe('Oh no! \u{1F4A5} \ud800 <*>');
+      }),
+      { numRuns: 10 },
+    );
   });
 
   it('handles empty input and empty lines', () => {

@@ -5,6 +5,7 @@
  */
 import {
   classOf,
+  codesToString,
   F_DIGIT,
   F_DOT,
   F_EQUALS,
@@ -39,37 +40,129 @@ function mark(m: Uint8Array, from: number, to: number): void {
  * Memo of the detailed pass, keyed by a token's shape: the token with every digit read as `0`. The pass
  * masks every word that holds a digit and decides everything else from letters, punctuation and word
  * lengths, so tokens of one shape (`blk_-1608999687919862906`, `sshd[24200]:`, `R02-M1-N0-C:J12-U11`) get
- * the same skeleton and the pass runs once per shape. Keyed by a hash of the shape; an entry keeps the
- * shape and is used only when the token matches it (a hash collision just misses).
+ * the same skeleton and the pass runs once per shape.
+ *
+ * The memo is a flat table rather than a Map of objects, because a lookup per mixed token is on the hot
+ * path and pointer-chasing to scattered objects costs more than the compare: a shape's hash picks a pair
+ * of neighbouring slots (two-way set-associative), a slot holds four numbers (hash, arena offset, shape
+ * length, skeleton length), and the shape's code units (digits as `0`) followed by its skeleton's sit
+ * back to back in one arena. The stored shape is compared with the token, so a hash collision just
+ * misses and a slot is reused. When the arena fills up the memo starts again empty.
  */
-const shapeCache = new Map<number, { readonly shape: string; readonly skeleton: string }>();
-const SHAPE_CACHE_LIMIT = 65_536;
+const SHAPE_SLOTS = 1 << 14;
+const SLOT_WIDTH = 4;
+const slots = new Int32Array(SHAPE_SLOTS * SLOT_WIDTH);
+const ARENA_UNITS = 1 << 20;
+const arena = new Uint16Array(ARENA_UNITS);
+let arenaEnd = 1; // offset 0 marks an empty slot
 
-export function detailedSkeleton(line: string, start: number, end: number, seen: number): string {
-  let h = 0x811c9dc5;
-  for (let j = start; j < end; j++) {
-    const c = line.charCodeAt(j);
-    h = Math.imul(h ^ (c >= 48 && c <= 57 ? 48 : c), 0x01000193);
+/**
+ * The slot that last served a token with the same cue (length, and first, middle and last code unit read
+ * with digits as `0`): most mixed tokens repeat a recent shape, and checking that guess costs one
+ * compare, where a lookup needs a hash over the whole token as well.
+ */
+const GUESS_BITS = 12;
+const guessed = new Int32Array(1 << GUESS_BITS);
+
+/** Does the shape stored at `offset` equal `t[start, start + len)` read with digits as `0`? */
+function sameShape(t: Uint16Array, start: number, len: number, offset: number): boolean {
+  for (let k = 0; k < len; k++) {
+    const c = t[start + k]!;
+    if (((c - 48) >>> 0 < 10 ? 48 : c) !== arena[offset + k]) return false;
   }
-  h = (h ^ (end - start)) >>> 0;
-  const hit = shapeCache.get(h);
-  if (hit !== undefined && hit.shape.length === end - start) {
-    const shape = hit.shape;
-    let k = 0;
-    while (k < shape.length) {
-      const c = line.charCodeAt(start + k);
-      if ((c >= 48 && c <= 57 ? 48 : c) !== shape.charCodeAt(k)) break;
-      k++;
-    }
-    if (k === shape.length) return hit.skeleton;
+  return true;
+}
+
+/** Copies the skeleton stored in `slot` (after its shape of `len` units) to `out` at `at`. */
+function emitSkeleton(slot: number, len: number, out: Uint16Array, at: number): number {
+  const from = slots[slot + 1]! + len;
+  const to = from + slots[slot + 3]!;
+  for (let q = from; q < to; q++) out[at++] = arena[q]!;
+  return at;
+}
+
+/**
+ * Writes the skeleton of the mixed token `t[start, end)` (whose scan saw the character flags `seen`) to
+ * `out` at `at`, and returns the end of what it wrote. The skeleton is never longer than the token.
+ */
+export function detailedSkeletonInto(
+  t: Uint16Array,
+  start: number,
+  end: number,
+  seen: number,
+  out: Uint16Array,
+  at: number,
+): number {
+  const len = end - start;
+  // First guess: the slot that served the token's cue last, confirmed by the compare a lookup needs.
+  const first = t[start]!;
+  const last = t[end - 1]!;
+  const middle = t[start + (len >>> 1)]!;
+  const cue =
+    (Math.imul(len, 0x9e3779b1) ^
+      Math.imul((first - 48) >>> 0 < 10 ? 48 : first, 0x85ebca6b) ^
+      Math.imul((last - 48) >>> 0 < 10 ? 48 : last, 0xc2b2ae35) ^
+      Math.imul((middle - 48) >>> 0 < 10 ? 48 : middle, 0x27d4eb2f)) >>>
+    (32 - GUESS_BITS);
+  const guess = guessed[cue]!;
+  if (slots[guess + 2] === len && slots[guess + 1] !== 0 && sameShape(t, start, len, slots[guess + 1]!)) {
+    return emitSkeleton(guess, len, out, at);
   }
-  // A new shape (rare once a log's shapes are known): build it and run the detailed pass on it.
-  const shape =
-    (seen & F_DIGIT) !== 0 ? line.slice(start, end).replace(/[0-9]/g, '0') : line.slice(start, end);
+  // Two FNV-1a lanes (even and odd positions) halve the multiply chain; a final mix spreads them.
+  let even = 0x811c9dc5 ^ len;
+  let odd = 0x050c5d1f;
+  let j = start;
+  for (; j + 1 < end; j += 2) {
+    const a = t[j]!;
+    const b = t[j + 1]!;
+    even = Math.imul(even ^ ((a - 48) >>> 0 < 10 ? 48 : a), 0x01000193);
+    odd = Math.imul(odd ^ ((b - 48) >>> 0 < 10 ? 48 : b), 0x01000193);
+  }
+  if (j < end) {
+    const a = t[j]!;
+    even = Math.imul(even ^ ((a - 48) >>> 0 < 10 ? 48 : a), 0x01000193);
+  }
+  let h = Math.imul(even ^ ((odd << 17) | (odd >>> 15)), 0x85ebca6b);
+  h ^= h >>> 13;
+  const pair = (h & (SHAPE_SLOTS - 2)) * SLOT_WIDTH;
+  for (let s = pair; s < pair + 2 * SLOT_WIDTH; s += SLOT_WIDTH) {
+    const offset = slots[s + 1]!;
+    if (slots[s] !== h || offset === 0 || slots[s + 2] !== len || !sameShape(t, start, len, offset)) continue;
+    guessed[cue] = s;
+    return emitSkeleton(s, len, out, at);
+  }
+  // A new shape (rare once a log's shapes are known): run the detailed pass on it.
+  const text = codesToString(t.subarray(start, end), len);
+  const shape = (seen & F_DIGIT) !== 0 ? text.replace(/[0-9]/g, '0') : text;
   const skeleton = maskToken(shape, seen);
-  if (shapeCache.size >= SHAPE_CACHE_LIMIT) shapeCache.clear();
-  shapeCache.set(h, { shape, skeleton });
-  return skeleton;
+  if (len > ARENA_UNITS >>> 4) {
+    // A huge token is not worth a place in the memo.
+    for (let k = 0; k < skeleton.length; k++) out[at++] = skeleton.charCodeAt(k);
+    return at;
+  }
+  if (arenaEnd + len + skeleton.length > ARENA_UNITS) {
+    slots.fill(0);
+    arenaEnd = 1;
+  }
+  // Fill an empty slot of the pair, else replace one chosen by a hash bit.
+  const slot =
+    slots[pair + 1] === 0
+      ? pair
+      : slots[pair + SLOT_WIDTH + 1] === 0
+        ? pair + SLOT_WIDTH
+        : pair + ((h >>> 20) & 1) * SLOT_WIDTH;
+  guessed[cue] = slot;
+  slots[slot] = h;
+  slots[slot + 1] = arenaEnd;
+  slots[slot + 2] = len;
+  slots[slot + 3] = skeleton.length;
+  for (let k = 0; k < len; k++) arena[arenaEnd++] = shape.charCodeAt(k);
+  for (let k = 0; k < skeleton.length; k++) {
+    const c = skeleton.charCodeAt(k);
+    arena[arenaEnd++] = c;
+    out[at++] = c;
+  }
+  return at;
 }
 
 /** The detailed pass for a mixed token: marks variable characters, then prints them as masks. */
