@@ -4,6 +4,8 @@
  * merge steps group by. They replace Maps keyed by strings or by large numbers, whose hashing and
  * allocation dominated the stage.
  */
+
+import { doubledSlots } from './hash-slots.js';
 import { codesToString, MASK } from './mask-tables.js';
 import { printableTemplate } from './template-mask.js';
 import { type TokenTraits, traitsOf } from './template-merge-rules.js';
@@ -106,18 +108,7 @@ export class TokenTable {
   }
 
   private grow(): void {
-    const oldSlots = this.slots;
-    const oldHashes = this.hashes;
-    this.slots = new Int32Array(oldSlots.length * 2);
-    this.hashes = new Int32Array(oldSlots.length * 2);
-    const mask = this.slots.length - 1;
-    for (let s = 0; s < oldSlots.length; s++) {
-      if (oldSlots[s] === 0) continue;
-      let to = oldHashes[s]! & mask;
-      while (this.slots[to] !== 0) to = (to + 1) & mask;
-      this.slots[to] = oldSlots[s]!;
-      this.hashes[to] = oldHashes[s]!;
-    }
+    ({ ids: this.slots, hashes: this.hashes } = doubledSlots(this.slots, this.hashes));
   }
 }
 
@@ -226,7 +217,7 @@ export class SequenceTable {
       h = Math.imul(h ^ seq[k]!, 0x01000193);
       h ^= h >>> 15;
     }
-    let mask = this.slots.length - 1;
+    const mask = this.slots.length - 1;
     let slot = h & mask;
     while (true) {
       const held = this.slots[slot]!;
@@ -250,18 +241,7 @@ export class SequenceTable {
     this.hashes[slot] = h;
     if ((id + 1) * 2 > this.slots.length) {
       // Keep the table at most half full: double it and re-insert.
-      const oldSlots = this.slots;
-      const oldHashes = this.hashes;
-      this.slots = new Int32Array(oldSlots.length * 2);
-      this.hashes = new Int32Array(oldSlots.length * 2);
-      mask = this.slots.length - 1;
-      for (let s = 0; s < oldSlots.length; s++) {
-        if (oldSlots[s] === 0) continue;
-        let to = oldHashes[s]! & mask;
-        while (this.slots[to] !== 0) to = (to + 1) & mask;
-        this.slots[to] = oldSlots[s]!;
-        this.hashes[to] = oldHashes[s]!;
-      }
+      ({ ids: this.slots, hashes: this.hashes } = doubledSlots(this.slots, this.hashes));
     }
     return id;
   }

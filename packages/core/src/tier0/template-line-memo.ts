@@ -1,3 +1,5 @@
+import { doubledSlots } from './hash-slots.js';
+
 /**
  * Memo of template mining's first stage by line: a line's skeleton depends on its digits only through
  * where they stand. Every digit sits in a word that holds a digit, and such a word is always masked; the
@@ -147,17 +149,6 @@ export class LineMemo {
 
   /** Doubles the table (kept at most half full so probes stay short). */
   private grow(): void {
-    const oldSlots = this.slots;
-    const oldHashes = this.hashes;
-    this.slots = new Int32Array(oldSlots.length * 2);
-    this.hashes = new Int32Array(oldSlots.length * 2);
-    const mask = this.slots.length - 1;
-    for (let s = 0; s < oldSlots.length; s++) {
-      if (oldSlots[s] === 0) continue;
-      let to = oldHashes[s]! & mask;
-      while (this.slots[to] !== 0) to = (to + 1) & mask;
-      this.slots[to] = oldSlots[s]!;
-      this.hashes[to] = oldHashes[s]!;
-    }
+    ({ ids: this.slots, hashes: this.hashes } = doubledSlots(this.slots, this.hashes));
   }
 }

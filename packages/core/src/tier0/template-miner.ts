@@ -1,3 +1,4 @@
+import { doubledSlots } from './hash-slots.js';
 import { groupSkeletons } from './template-grouping.js';
 import { TokenTable } from './template-grouping-tables.js';
 import { LineMemo } from './template-line-memo.js';
@@ -139,18 +140,7 @@ class SkeletonInterner implements SkeletonSink {
 
   /** Doubles the table (kept at most half full so probes stay short). */
   private rehash(): void {
-    const oldId = this.slotId;
-    const oldHash = this.slotHash;
-    this.slotId = new Int32Array(oldId.length * 2);
-    this.slotHash = new Int32Array(oldId.length * 2);
-    const mask = this.slotId.length - 1;
-    for (let s = 0; s < oldId.length; s++) {
-      if (oldId[s] === 0) continue;
-      let slot = oldHash[s]! & mask;
-      while (this.slotId[slot] !== 0) slot = (slot + 1) & mask;
-      this.slotId[slot] = oldId[s]!;
-      this.slotHash[slot] = oldHash[s]!;
-    }
+    ({ ids: this.slotId, hashes: this.slotHash } = doubledSlots(this.slotId, this.slotHash));
   }
 }
 
