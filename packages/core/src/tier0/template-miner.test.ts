@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { printableTemplate, skeletonOf } from './template-mask.js';
-import { mineTemplates } from './template-miner.js';
+import { MAX_MINED_LINE, mineTemplates } from './template-miner.js';
 
 const skeleton = (line: string): string => printableTemplate(skeletonOf(line));
 
@@ -192,5 +192,17 @@ describe('mineTemplates', () => {
     const { clusterOf, templates } = mineTemplates(['', 'a 1', '', 'a 2']);
     expect(clusterOf[0]).toBe(clusterOf[2]);
     expect(templates[clusterOf[1]!]).toBe('a <*>');
+  });
+
+  it('gives lines too long to scan one cluster of one variable, and mines the rest as before', () => {
+    const blob = 'x|'.repeat(MAX_MINED_LINE);
+    const lines = ['a 1', blob, 'a 2', `${blob}y`, 'b'];
+    const { clusterOf, templates } = mineTemplates(lines);
+    expect(clusterOf[1]).toBe(clusterOf[3]);
+    expect(templates[clusterOf[1]!]).toBe('<*>');
+    const rest = mineTemplates(['a 1', 'a 2', 'b']);
+    expect([0, 2, 4].map((i) => templates[clusterOf[i]!])).toStrictEqual(
+      [0, 1, 2].map((i) => rest.templates[rest.clusterOf[i]!]),
+    );
   });
 });

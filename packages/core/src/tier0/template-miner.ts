@@ -24,6 +24,26 @@ export interface MinedTemplates {
  * and token ids rather than strings, which are made once per distinct token.
  */
 export function mineTemplates(lines: readonly string[]): MinedTemplates {
+  let oversized = 0;
+  for (const line of lines) if (line.length > MAX_MINED_LINE) oversized++;
+  if (oversized === 0) return mineLines(lines);
+  const mined = mineLines(lines.filter((line) => line.length <= MAX_MINED_LINE));
+  const own = mined.templates.length;
+  const clusterOf = new Int32Array(lines.length);
+  for (let i = 0, k = 0; i < lines.length; i++) {
+    clusterOf[i] = lines[i]!.length > MAX_MINED_LINE ? own : mined.clusterOf[k++]!;
+  }
+  return { clusterOf, templates: [...mined.templates, '<*>'] };
+}
+
+/**
+ * Lines longer than this are not scanned token by token: a minified bundle, a base64 blob or a 100 MB
+ * line of output has no template worth the seconds and gigabytes the scan would take, so such lines
+ * share one cluster whose template is a single variable.
+ */
+export const MAX_MINED_LINE = 64 * 1024;
+
+function mineLines(lines: readonly string[]): MinedTemplates {
   const interner = new SkeletonInterner(lines.length);
   maskLines(lines, interner);
   const { groupOf, templates } = groupSkeletons(interner.tokens, interner.skeletons, interner.counts);
