@@ -214,6 +214,15 @@ describe('lines rewritten in place', () => {
     expect(unfoldLines(folded)).toStrictEqual(['$ docker pull x', line, 'next']);
   });
 
+  it('folds runs and updates of hundreds of thousands of lines (no argument-list overflow)', () => {
+    const lines = Array.from({ length: 150_000 }, (_, i) => `fetched shard ${i} in ${i % 97} ms`);
+    expect(unfoldLines(foldLogLines(lines))).toStrictEqual(lines);
+    const progress = lines.join('\r');
+    const folded = foldLogLines([progress], { overwrites: true });
+    expect(folded.length).toBeGreaterThan(150_000);
+    expect(unfoldLines(folded)).toStrictEqual([progress]);
+  });
+
   it('leaves a line with few updates, or a protected one, as it is', () => {
     const few = 'a\rb\rc\r';
     expect(foldLogLines([few], { overwrites: true })).toStrictEqual([few]);

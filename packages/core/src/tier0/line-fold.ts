@@ -114,7 +114,7 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
     if (options.overwrites === true) {
       const updates = foldOverwrites(lines[i]!, options);
       if (updates !== null) {
-        out.push(...updates);
+        append(out, updates);
         i++;
         continue;
       }
@@ -147,7 +147,7 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
       if (period > 1) {
         const group = groupFold(lines, i, period, repeats);
         if (group !== null && foldedSize(group) < lengthOf(lines, i, period * repeats)) {
-          out.push(...group);
+          append(out, group);
           i += period * repeats;
           continue;
         }
@@ -157,7 +157,8 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
       } else if (end - i >= minRun && !allSame(lines, i, end)) {
         const folded = runTemplate(lines, i, end - i);
         if (folded !== null && foldedLength(folded) < lengthOf(lines, i, end - i)) {
-          out.push(headerOf(folded), ...folded.rows);
+          out.push(headerOf(folded));
+          append(out, folded.rows);
           i = end;
           continue;
         }
@@ -219,6 +220,11 @@ function groupFold(lines: readonly string[], from: number, period: number, repea
     for (let r = 0; r < repeats; r++) out.push(slots.map((values) => values[r]!).join(separator));
   }
   return out;
+}
+
+/** `out.push(...lines)` without passing a hundred thousand rows as call arguments (a stack overflow). */
+function append(out: string[], lines: readonly string[]): void {
+  for (const line of lines) out.push(line);
 }
 
 function foldedSize(folded: readonly string[]): number {

@@ -190,6 +190,13 @@ describe('losslessEncode', () => {
     expect(losslessDecode(encoded.text, encoded.transforms)).toBe(text);
   });
 
+  it('stays linear on a line of a million carriage returns (a lookbehind once rescanned them all)', () => {
+    const text = `x${'\r'.repeat(1_000_000)}y\n`;
+    const encoded = losslessEncode(text, 'log');
+    expect(encoded.text.length).toBeLessThan(1_000);
+    expect(losslessDecode(encoded.text, encoded.transforms)).toBe(text);
+  });
+
   it('writes long repeated texts once, as shorthand, and never inside protected lines', () => {
     const lines = Array.from(
       { length: 30 },

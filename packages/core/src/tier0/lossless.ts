@@ -277,7 +277,8 @@ function foldText(
   // A trailing terminator leaves an empty last line: it stays out of the folds and goes back as it came.
   const trailing = lines.length > 1 && lines[lines.length - 1] === '';
   if (trailing) lines.pop();
-  if (lines.length < 2) return null;
+  // One line folds only as the updates of a line rewritten in place.
+  if (lines.length < 2 && (transform !== 'fold-lines' || !lines[0]?.includes('\r'))) return null;
   const mapped =
     protect === undefined || transform !== 'fold-lines' || !text.includes('\r')
       ? protect

@@ -39,6 +39,16 @@ describe('aliasRepeats', () => {
     expect(aliasRepeats(`§¤¶‡ ${text}`)).toBeNull();
   });
 
+  it('stands for texts of at most 256 characters, so a hostile megabyte token cannot blow up', () => {
+    // every slash of `/ab/ab/…` starts a longer prefix: unbounded, counting them is quadratic and the
+    // pattern of the chosen ones too large for the regular expression engine
+    const text = `${'/ab'.repeat(300_000)}\n`.repeat(3);
+    const aliased = aliasRepeats(text);
+    expect(aliased).not.toBeNull();
+    for (const a of aliased!.aliases) expect(a.length).toBeLessThanOrEqual(256);
+    expect(roundTrip(text)).toBe(text);
+  });
+
   it('rejects a legend that does not match its header', () => {
     expect(
       parseAliasLegend(

@@ -25,6 +25,11 @@ const NAMES = '123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 /** Shortest text worth a shorthand, and how often it must occur. */
 const MIN_LENGTH = 16;
 const MIN_COUNT = 3;
+/**
+ * Longest text a shorthand stands for. Real prefixes and names are far shorter; the bound keeps the
+ * counting linear (a megabyte token of `/a/a/a…` has a prefix at every slash) and the pattern small.
+ */
+const MAX_LENGTH = 256;
 /** A token that may hold a path, URL or long name: no whitespace, quotes, brackets or separators. */
 const TOKEN = /[^\s"'<>()[\]{},;|`]{16,}/g;
 /** A long name inside a token (a test class, an image digest, an org-repo slug). */
@@ -54,10 +59,10 @@ export function aliasRepeats(text: string, verbatimAt?: (offset: number) => bool
     if (verbatimAt?.(m.index) === true) continue;
     const token = m[0];
     // Path and URL prefixes up to each separator: the parts a directory listing or an API shares.
-    for (let i = token.search(/[/\\]/); i >= 0; i = nextSeparator(token, i + 1)) {
+    for (let i = token.search(/[/\\]/); i >= 0 && i < MAX_LENGTH; i = nextSeparator(token, i + 1)) {
       if (i + 1 >= MIN_LENGTH) count(token.slice(0, i + 1));
     }
-    for (const n of token.matchAll(NAME)) count(n[0]);
+    for (const n of token.matchAll(NAME)) if (n[0].length <= MAX_LENGTH) count(n[0]);
   }
   const aliases = choose(counts);
   if (aliases.length === 0) return null;
