@@ -9,23 +9,13 @@ import type { AnthropicPart, MessagesRequest } from './messages-body.js';
  */
 export function messagesContext(body: MessagesRequest, excludedTools: ReadonlySet<string>): RequestContext {
   const toolTexts: ToolText[] = [];
-  const trustedTexts: string[] = [];
   const toolNames = new Map<string, string>();
-
-  if (typeof body.system === 'string') trustedTexts.push(body.system);
-  else for (const part of body.system ?? []) if (typeof part.text === 'string') trustedTexts.push(part.text);
-
   body.messages.forEach((message, m) => {
     const { content } = message;
-    if (typeof content === 'string') {
-      trustedTexts.push(content);
-      return;
-    }
+    if (typeof content === 'string') return;
     content.forEach((part, p) => {
-      if (part.type === 'text' && typeof part.text === 'string') trustedTexts.push(part.text);
-      else if (part.type === 'tool_use' && typeof part.id === 'string' && typeof part.name === 'string') {
+      if (part.type === 'tool_use' && typeof part.id === 'string' && typeof part.name === 'string') {
         toolNames.set(part.id, part.name);
-        trustedTexts.push(JSON.stringify(part.input ?? {}));
       } else if (part.type === 'tool_result' && message.role === 'user') {
         const id = typeof part.tool_use_id === 'string' ? part.tool_use_id : undefined;
         const tool = id === undefined ? undefined : toolNames.get(id);
@@ -34,7 +24,26 @@ export function messagesContext(body: MessagesRequest, excludedTools: ReadonlySe
       }
     });
   });
-  return { toolTexts, trustedTexts };
+  return { toolTexts, trustedTexts: () => trustedTexts(body) };
+}
+
+/** The system prompt, every text message and part, and the input of every tool call, in order. */
+function trustedTexts(body: MessagesRequest): string[] {
+  const texts: string[] = [];
+  if (typeof body.system === 'string') texts.push(body.system);
+  else for (const part of body.system ?? []) if (typeof part.text === 'string') texts.push(part.text);
+  for (const { content } of body.messages) {
+    if (typeof content === 'string') {
+      texts.push(content);
+      continue;
+    }
+    for (const part of content) {
+      if (part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
+      else if (part.type === 'tool_use' && typeof part.id === 'string' && typeof part.name === 'string')
+        texts.push(JSON.stringify(part.input ?? {}));
+    }
+  }
+  return texts;
 }
 
 /** A tool result's text: its string content, or each of its text parts (images and the rest untouched). */

@@ -16,6 +16,7 @@ import {
   type MessagesRequest,
   ResponseMessage,
 } from './messages-body.js';
+import { looksLikeResponseMessage } from './messages-shape.js';
 
 /**
  * A non-streaming Messages request with the expand loop: while the model calls only distil tools (and the
@@ -105,7 +106,9 @@ export async function jsonMessages(
 function parseMessage(raw: Buffer): AnthropicResponseMessage | null {
   try {
     const json: unknown = JSON.parse(raw.toString('utf8'));
-    return ResponseMessage.safeParse(json).success ? (json as AnthropicResponseMessage) : null;
+    return looksLikeResponseMessage(json) || ResponseMessage.safeParse(json).success
+      ? (json as AnthropicResponseMessage)
+      : null;
   } catch {
     return null;
   }

@@ -54,7 +54,7 @@ export async function compressContext(
 ): Promise<ContextOutcome> {
   const compressible = context.toolTexts.filter((text) => text.write !== undefined);
   const inputs = compressible.map(({ id, tool, text }) => ({ id, tool, text }));
-  const anchors = () => collectAnchors(context.trustedTexts);
+  const anchors = () => collectAnchors(context.trustedTexts());
   const { sent, added } =
     mode === 'whole' ? await session.encode(inputs, anchors) : await session.append(inputs, anchors);
   const handles = new Set<string>();

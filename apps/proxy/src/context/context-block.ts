@@ -22,8 +22,12 @@ export interface ToolText {
 export interface RequestContext {
   /** Every tool result's text, in order. Those with `write` go through the session layer. */
   readonly toolTexts: readonly ToolText[];
-  /** Trusted texts (system prompt, user text, the agent's own calls): the anchors' only source. */
-  readonly trustedTexts: readonly string[];
+  /**
+   * Trusted texts (system prompt, user text, the agent's own calls): the anchors' only source. A function,
+   * because they are needed only when a request brings something new to compress — not on the steady
+   * turn, where reading them (a JSON.stringify of every tool call's input) was wasted work.
+   */
+  readonly trustedTexts: () => readonly string[];
 }
 
 /** Names of tools whose results Distil never compresses: its own (expanded content stays whole). */

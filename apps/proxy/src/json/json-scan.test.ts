@@ -102,8 +102,13 @@ describe('scanJson', () => {
     );
     // Null (a fallback to JSON.parse) is only for duplicate keys: fast-check's dictionaries have none.
     expect(read).toBe(3000);
+    // A `__proto__` key is declined on purpose (the caller falls back to JSON.parse); jsonValue makes one
+    // now and then (~1 run in 60 of this property failed on it).
+    const anyJson = fc
+      .jsonValue({ maxDepth: 3, stringUnit: 'binary' })
+      .filter((value) => !JSON.stringify(value).includes('"__proto__"'));
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' }), (value) => {
+      fc.property(anyJson, (value) => {
         expect(check(Buffer.from(JSON.stringify({ value, tail: 'z'.repeat(260) })))).toBe(true);
       }),
       { numRuns: 500 },

@@ -59,7 +59,7 @@ export function chatContext(body: ChatRequest, excludedTools: ReadonlySet<string
       );
     }
   });
-  return { toolTexts, trustedTexts };
+  return { toolTexts, trustedTexts: () => trustedTexts };
 }
 
 /** Texts that open every turn of one conversation: the leading system/developer messages and the first user message. */

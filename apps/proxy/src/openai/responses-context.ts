@@ -41,7 +41,7 @@ export function responsesContext(body: ResponsesRequest, excludedTools: Readonly
       trustedTexts.push(String(item.arguments ?? item.input ?? ''));
     } else if (type && OUTPUT_ITEMS.has(type)) addOutput(item, i, toolNames, excludedTools, toolTexts);
   });
-  return { toolTexts, trustedTexts };
+  return { toolTexts, trustedTexts: () => trustedTexts };
 }
 
 function addOutput(
