@@ -26,10 +26,15 @@ const NAMES = '123456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 const MIN_LENGTH = 16;
 const MIN_COUNT = 3;
 /**
- * Longest text a shorthand stands for. Real prefixes and names are far shorter; the bound keeps the
- * counting linear (a megabyte token of `/a/a/a…` has a prefix at every slash) and the pattern small.
+ * Longest text a shorthand stands for: a classpath or a deep URL repeats prefixes of a few hundred
+ * characters; the bound keeps the pattern of the chosen ones small enough to compile.
  */
-const MAX_LENGTH = 256;
+const MAX_LENGTH = 4096;
+/**
+ * Distinct prefixes tracked at most (about 25 MB): a crafted block of distinct deep paths could otherwise
+ * make millions; prefixes met after that are only counted if already tracked, which real repeats are.
+ */
+const MAX_PREFIX_KEYS = 1 << 18;
 /** A token that may hold a path, URL or long name: no whitespace, quotes, brackets or separators. */
 const TOKEN = /[^\s"'<>()[\]{},;|`]{16,}/g;
 /** A long name inside a token (a test class, an image digest, an org-repo slug). */
@@ -52,18 +57,15 @@ export function aliasRepeats(text: string, verbatimAt?: (offset: number) => bool
   const sigil = SIGILS.find((s) => !text.includes(s));
   if (sigil === undefined) return null;
   const counts = new Map<string, number>();
-  const count = (s: string): void => {
-    counts.set(s, (counts.get(s) ?? 0) + 1);
-  };
+  const prefixes = new PrefixCounts(text);
   for (const m of text.matchAll(TOKEN)) {
     if (verbatimAt?.(m.index) === true) continue;
-    const token = m[0];
-    // Path and URL prefixes up to each separator: the parts a directory listing or an API shares.
-    for (let i = token.search(/[/\\]/); i >= 0 && i < MAX_LENGTH; i = nextSeparator(token, i + 1)) {
-      if (i + 1 >= MIN_LENGTH) count(token.slice(0, i + 1));
+    prefixes.countToken(m.index, m[0].length);
+    for (const n of m[0].matchAll(NAME)) {
+      if (n[0].length <= MAX_LENGTH) counts.set(n[0], (counts.get(n[0]) ?? 0) + 1);
     }
-    for (const n of token.matchAll(NAME)) if (n[0].length <= MAX_LENGTH) count(n[0]);
   }
+  prefixes.addTo(counts);
   const aliases = choose(counts);
   if (aliases.length === 0) return null;
   const index = new Map(aliases.map((a, k) => [a, k]));
@@ -81,10 +83,44 @@ export function aliasRepeats(text: string, verbatimAt?: (offset: number) => bool
   return { body, sigil, aliases };
 }
 
-function nextSeparator(token: string, from: number): number {
-  const slash = token.indexOf('/', from);
-  const back = token.indexOf('\\', from);
-  return slash < 0 ? back : back < 0 ? slash : Math.min(slash, back);
+/**
+ * Path and URL prefixes up to each separator (`/` or `\\`): the parts a directory listing, a classpath or
+ * an API response shares. Each token is read once, hashing its prefix as it goes (FNV-1a), and a prefix
+ * is counted under its hash and length, keeping where it first occurred: no prefix string is made until
+ * it is chosen, so a token with thousands of separators costs what its length does. Two prefixes sharing
+ * hash and length would be counted together; that can only make a choice worse, never an output wrong,
+ * because the text is rewritten by exact match.
+ */
+class PrefixCounts {
+  private readonly seen = new Map<number, { count: number; at: number }>();
+
+  constructor(private readonly text: string) {}
+
+  countToken(at: number, length: number): void {
+    const text = this.text;
+    const end = at + Math.min(length, MAX_LENGTH);
+    let h = 0x811c9dc5;
+    for (let k = at; k < end; k++) {
+      const c = text.charCodeAt(k);
+      h = Math.imul(h ^ c, 0x01000193);
+      const len = k + 1 - at;
+      if ((c === 47 || c === 92) && len >= MIN_LENGTH) {
+        const key = (h >>> 0) * (MAX_LENGTH + 1) + len;
+        const entry = this.seen.get(key);
+        if (entry !== undefined) entry.count++;
+        else if (this.seen.size < MAX_PREFIX_KEYS) this.seen.set(key, { count: 1, at });
+      }
+    }
+  }
+
+  /** The prefixes seen often enough, as strings, into `counts`. */
+  addTo(counts: Map<string, number>): void {
+    for (const [key, { count, at }] of this.seen) {
+      if (count < MIN_COUNT) continue;
+      const prefix = this.text.slice(at, at + (key % (MAX_LENGTH + 1)));
+      counts.set(prefix, (counts.get(prefix) ?? 0) + count);
+    }
+  }
 }
 
 /**
