@@ -1,6 +1,7 @@
 /**
  * The two servers `pnpm bench:proxy` measures, each run as its own process:
- *   --upstream           a fake Anthropic upstream: reads the whole body, answers a short Messages reply;
+ *   --upstream           a fake upstream: reads the whole body, answers a short non-streaming reply in the
+ *                        wire format of the route posted to (Messages, Chat Completions or Responses);
  *   --proxy <upstream>   the proxy (startProxy, in-memory store, salience rules) pointed at it.
  * Each prints its port on stdout when listening. The proxy also answers SIGUSR2 with one JSON line of
  * its `process.memoryUsage()`, so the bench can say what its RSS is made of. The proxy role is also what
@@ -12,8 +13,9 @@ import { SalienceKeepModel } from '@distil/codec';
 import { MemoryRestoreStore } from '@distil/core';
 import { startProxy } from '@distil/proxy';
 
-async function upstream(): Promise<void> {
-  const reply = JSON.stringify({
+/** A short Anthropic Messages reply. */
+function messagesReply(): string {
+  return JSON.stringify({
     id: 'msg_bench',
     type: 'message',
     role: 'assistant',
@@ -28,9 +30,79 @@ async function upstream(): Promise<void> {
       cache_read_input_tokens: 0,
     },
   });
+}
+
+/** A short Chat Completions reply, as the API writes it (the shape the proxy tests' fake upstream sends). */
+function chatReply(): string {
+  return JSON.stringify({
+    id: 'chatcmpl-bench',
+    object: 'chat.completion',
+    created: 1_700_000_000,
+    model: 'gpt-5.4',
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: 'ok', refusal: null },
+        logprobs: null,
+        finish_reason: 'stop',
+      },
+    ],
+    usage: {
+      prompt_tokens: 1000,
+      completion_tokens: 1,
+      total_tokens: 1001,
+      prompt_tokens_details: { cached_tokens: 0 },
+    },
+  });
+}
+
+/** A short Responses reply: one output message, as the API writes it. */
+function responsesReply(): string {
+  return JSON.stringify({
+    id: 'resp_bench',
+    object: 'response',
+    created_at: 1_700_000_000,
+    status: 'completed',
+    model: 'gpt-5.4',
+    output: [
+      {
+        id: 'msg_bench',
+        type: 'message',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'ok', annotations: [] }],
+      },
+    ],
+    parallel_tool_calls: true,
+    tool_choice: 'auto',
+    tools: [],
+    usage: {
+      input_tokens: 1000,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 1,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 1001,
+    },
+  });
+}
+
+/** The reply for each route the bench posts to. */
+const REPLIES: Readonly<Record<string, string>> = {
+  '/v1/messages': messagesReply(),
+  '/v1/chat/completions': chatReply(),
+  '/v1/responses': responsesReply(),
+};
+
+async function upstream(): Promise<void> {
   const server = createServer((req, res) => {
     req.on('data', () => {});
     req.on('end', () => {
+      const reply = REPLIES[req.url ?? ''];
+      if (reply === undefined) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end('{"error":{"message":"no such route"}}');
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply) });
       res.end(reply);
     });
@@ -43,6 +115,7 @@ async function proxy(upstreamUrl: string): Promise<void> {
   const running = await startProxy({
     port: 0,
     anthropicUpstream: upstreamUrl,
+    openaiUpstream: upstreamUrl,
     store: new MemoryRestoreStore({ maxBytes: 2 * 1024 ** 3 }),
     keepModel: new SalienceKeepModel(),
     log: () => {},

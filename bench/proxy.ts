@@ -1,9 +1,11 @@
 /**
  * `pnpm bench:proxy` — what the proxy costs on top of calling the same upstream directly.
  *
- * Three processes: a fake Anthropic upstream, the proxy (startProxy, in-memory store, salience rules; see
- * bench/proxy-roles.ts), and this client. Each measured request is a ~200 KB Messages body (a 40-turn
- * agent conversation, every tool result a log that folds). Direct and proxied requests are interleaved
+ * Three processes: a fake upstream speaking each provider's non-streaming wire format, the proxy
+ * (startProxy, in-memory store, salience rules; see bench/proxy-roles.ts), and this client. Each measured
+ * request is a ~200 KB body (a 40-turn agent conversation, every tool result a log that folds) in one of
+ * three dialects: Anthropic Messages (the default), OpenAI Chat Completions (`role: "tool"` messages) or
+ * OpenAI Responses (`function_call_output` items). Direct and proxied requests are interleaved
  * one by one, so both see the same machine noise; the overhead is proxied minus direct, at p50 and p99.
  * Scenarios:
  *   warm session  — the conversation the session already holds (every block known: the steady state of
@@ -24,8 +26,10 @@
  * The targets (issue: warm overhead p50 ≤ 1 ms, p99 ≤ 5 ms; RSS ≤ 200 MB with 100 live sessions) are
  * checked against the built proxy; both are printed.
  *
- *   pnpm bench:proxy [--samples N] [--variant built|tsx|both]
- * `--samples` sets the interleaved pairs per scenario (default 400). BENCH_PROXY_NODE_ARGS adds node
+ *   pnpm bench:proxy [--samples N] [--variant built|tsx|both] [--dialect messages|chat|responses|all]
+ * `--samples` sets the interleaved pairs per scenario (default 400). `--dialect` picks the request
+ * dialect (default messages); with `all`, one block per dialect, each against a fresh proxy process, and
+ * a targets line per dialect. BENCH_PROXY_NODE_ARGS adds node
  * flags to the proxy process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -37,6 +41,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
+import { AUTH, conversation, DIALECTS, type Dialect, ROUTE } from './proxy-dialects.js';
 
 const ROLES = fileURLToPath(new URL('./proxy-roles.ts', import.meta.url));
 
@@ -116,31 +121,6 @@ function coreModules(): string {
   return join(dirname(coreEntry), '..', 'node_modules');
 }
 
-/** A ~200 KB agent conversation: 40 turns, each tool result an ~5 KB log (distinct per conversation). */
-function conversation(seed: number): string {
-  const messages: unknown[] = [{ role: 'user', content: `fix the failing job (${seed})` }];
-  for (let turn = 0; turn < 40; turn++) {
-    const lines: string[] = [];
-    for (let i = 0; i < 86; i++) {
-      lines.push(
-        i === 41
-          ? `ERROR worker ${seed}.${turn}: case_${i} failed: expected 200, got 503`
-          : `INFO worker ${seed}.${turn} step ${i}: handled request ${(i * 7919 + turn) % 100000} in ${i % 17} ms`,
-      );
-    }
-    const id = `toolu_${seed}_${turn}`;
-    messages.push({
-      role: 'assistant',
-      content: [{ type: 'tool_use', id, name: 'bash', input: { cmd: `run ${turn}` } }],
-    });
-    messages.push({
-      role: 'user',
-      content: [{ type: 'tool_result', tool_use_id: id, content: lines.join('\n') }],
-    });
-  }
-  return JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 64, messages });
-}
-
 // The client side: node:http with keep-alive, the same for both paths.
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 
@@ -160,8 +140,6 @@ function send(
         headers: {
           'content-type': 'application/json',
           'content-length': payload.length,
-          'x-api-key': 'bench',
-          'anthropic-version': '2023-06-01',
           ...headers,
         },
       },
@@ -202,9 +180,17 @@ interface Scenario {
   readonly p99: number;
 }
 
+/** Where one dialect's requests go, directly and through the proxy, with its credentials. */
+interface Urls {
+  readonly upstream: string;
+  readonly proxy: string;
+  readonly pid: number;
+  readonly auth: Record<string, string>;
+}
+
 async function interleaved(
   label: string,
-  urls: { upstream: string; proxy: string; pid: number },
+  urls: Urls,
   samples: number,
   body: (i: number) => string,
   headers: (i: number) => Record<string, string>,
@@ -215,8 +201,8 @@ async function interleaved(
   const cpuBefore = cpuMs(urls.pid);
   for (let i = 0; i < samples; i++) {
     const b = body(i);
-    direct.push((await send(urls.upstream, b)).ms);
-    const viaProxy = await send(urls.proxy, b, headers(i));
+    direct.push((await send(urls.upstream, b, urls.auth)).ms);
+    const viaProxy = await send(urls.proxy, b, { ...urls.auth, ...headers(i) });
     proxied.push(viaProxy.ms);
     reported.push(viaProxy.overhead);
   }
@@ -238,20 +224,29 @@ interface VariantResult {
   readonly liveRss: number;
 }
 
-/** Every scenario against one proxy process, then its memory with 100 live sessions. */
-async function measure(proxy: Child, upstreamUrl: string, samples: number): Promise<VariantResult> {
-  const urls = {
-    upstream: upstreamUrl,
-    proxy: `http://127.0.0.1:${proxy.port}/v1/messages`,
+/**
+ * Every scenario of one dialect against one proxy process (a fresh one per dialect, so each RSS figure
+ * holds that dialect's 100 sessions only), then its memory with 100 live sessions.
+ */
+async function measure(
+  proxy: Child,
+  upstreamBase: string,
+  samples: number,
+  dialect: Dialect,
+): Promise<VariantResult> {
+  const urls: Urls = {
+    upstream: `${upstreamBase}${ROUTE[dialect]}`,
+    proxy: `http://127.0.0.1:${proxy.port}${ROUTE[dialect]}`,
     pid: proxy.process.pid!,
+    auth: AUTH[dialect],
   };
   const idleRss = rssMb(urls.pid);
   const idleHeap = await heapOf(proxy);
-  const warmBody = conversation(0);
+  const warmBody = conversation(0, dialect);
   // Warm up both paths (JIT, connections) and let the session learn the conversation.
   for (let i = 0; i < 50; i++) {
-    await send(urls.upstream, warmBody);
-    await send(urls.proxy, warmBody, { 'x-distil-session': 'warm' });
+    await send(urls.upstream, warmBody, urls.auth);
+    await send(urls.proxy, warmBody, { ...urls.auth, 'x-distil-session': 'warm' });
   }
   const warm = await interleaved(
     'warm session',
@@ -271,12 +266,15 @@ async function measure(proxy: Child, upstreamUrl: string, samples: number): Prom
     'cold session',
     urls,
     30,
-    (i) => conversation(1000 + i),
+    (i) => conversation(1000 + i, dialect),
     (i) => ({ 'x-distil-session': `cold-${i}` }),
   );
   // 100 live sessions, each holding its own 200 KB conversation (the 30 cold ones above count).
   for (let i = 30; i < 100; i++)
-    await send(urls.proxy, conversation(1000 + i), { 'x-distil-session': `cold-${i}` });
+    await send(urls.proxy, conversation(1000 + i, dialect), {
+      ...urls.auth,
+      'x-distil-session': `cold-${i}`,
+    });
   const liveRss = rssMb(urls.pid);
   const liveHeap = await heapOf(proxy);
   console.log(
@@ -294,6 +292,13 @@ function stop(child: Child): Promise<void> {
   });
 }
 
+/** Labels a dialect's block when more than one is measured. */
+const BLOCK: Readonly<Record<Dialect, string>> = {
+  messages: 'Anthropic Messages, POST /v1/messages',
+  chat: 'OpenAI Chat Completions, POST /v1/chat/completions',
+  responses: 'OpenAI Responses, POST /v1/responses',
+};
+
 async function main(): Promise<void> {
   const option = (name: string): string | undefined => {
     const at = process.argv.indexOf(name);
@@ -301,38 +306,51 @@ async function main(): Promise<void> {
   };
   const samples = Number(option('--samples') ?? 400);
   const variant = option('--variant') ?? 'both';
+  const dialectOption = option('--dialect') ?? 'messages';
+  const dialects = dialectOption === 'all' ? DIALECTS : DIALECTS.filter((d) => d === dialectOption);
+  if (dialects.length === 0) throw new Error(`--dialect must be messages, chat, responses or all`);
+  const several = dialects.length > 1;
   const nodeArgs = (process.env.BENCH_PROXY_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const upstream = await start(['--import', 'tsx', ROLES, '--upstream']);
-  const upstreamUrl = `http://127.0.0.1:${upstream.port}/v1/messages`;
   const upstreamBase = `http://127.0.0.1:${upstream.port}`;
-  console.log(`request body: ${(conversation(0).length / 1024).toFixed(0)} KB, 40 tool results`);
-  const results = new Map<string, VariantResult>();
+  const kb = (dialect: Dialect): string => (conversation(0, dialect).length / 1024).toFixed(0);
+  console.log(
+    several
+      ? `request bodies: ${dialects.map((d) => `${d} ${kb(d)} KB`).join(', ')}, 40 tool results each`
+      : `request body: ${kb(dialects[0]!)} KB, 40 tool results`,
+  );
+  // Results by variant, then by dialect.
+  const results = new Map<string, Map<Dialect, VariantResult>>();
+  /** Measures every dialect, each against its own fresh proxy process started by `launch`. */
+  const measureAll = async (name: string, launch: () => Promise<Child>): Promise<void> => {
+    const byDialect = new Map<Dialect, VariantResult>();
+    results.set(name, byDialect);
+    for (const dialect of dialects) {
+      if (several) console.log(` ${BLOCK[dialect]}`);
+      const proxy = await launch();
+      try {
+        byDialect.set(dialect, await measure(proxy, upstreamBase, samples, dialect));
+      } finally {
+        await stop(proxy);
+      }
+    }
+  };
   let bundle: { file: string; folder: string } | null = null;
   try {
     if (variant !== 'tsx') {
       const started = performance.now();
       bundle = await bundleProxy();
+      const file = bundle.file;
       console.log(
         `built: the proxy bundled in ${((performance.now() - started) / 1000).toFixed(1)} s, run on plain node`,
       );
-      const proxy = await start([...nodeArgs, bundle.file, '--proxy', upstreamBase], {
-        ...process.env,
-        NODE_PATH: coreModules(),
-      });
-      try {
-        results.set('built', await measure(proxy, upstreamUrl, samples));
-      } finally {
-        await stop(proxy);
-      }
+      await measureAll('built', () =>
+        start([...nodeArgs, file, '--proxy', upstreamBase], { ...process.env, NODE_PATH: coreModules() }),
+      );
     }
     if (variant !== 'built') {
       console.log('tsx: the TypeScript sources under tsx (development)');
-      const proxy = await start([...nodeArgs, '--import', 'tsx', ROLES, '--proxy', upstreamBase]);
-      try {
-        results.set('tsx', await measure(proxy, upstreamUrl, samples));
-      } finally {
-        await stop(proxy);
-      }
+      await measureAll('tsx', () => start([...nodeArgs, '--import', 'tsx', ROLES, '--proxy', upstreamBase]));
     }
   } finally {
     await stop(upstream);
@@ -340,15 +358,18 @@ async function main(): Promise<void> {
     if (bundle) rmSync(bundle.folder, { recursive: true, force: true });
   }
 
-  const [name, checked] = results.has('built')
-    ? ['built', results.get('built')!]
-    : ['tsx', results.get('tsx')!];
+  const name = results.has('built') ? 'built' : 'tsx';
   const met = (ok: boolean): string => (ok ? 'met' : 'MISSED');
-  console.log(
-    `targets (${name}) warm overhead p50 ≤ 1 ms: ${met(checked.warm.p50 <= 1)}, p99 ≤ 5 ms: ${met(checked.warm.p99 <= 5)}, ` +
-      `RSS ≤ 200 MB with 100 live sessions: ${met(checked.liveRss <= 200)}`,
-  );
-  process.exitCode = checked.warm.p50 <= 1 && checked.warm.p99 <= 5 && checked.liveRss <= 200 ? 0 : 1;
+  let allMet = true;
+  for (const [dialect, checked] of results.get(name)!) {
+    const label = several ? `${name}, ${dialect}` : name;
+    console.log(
+      `targets (${label}) warm overhead p50 ≤ 1 ms: ${met(checked.warm.p50 <= 1)}, p99 ≤ 5 ms: ${met(checked.warm.p99 <= 5)}, ` +
+        `RSS ≤ 200 MB with 100 live sessions: ${met(checked.liveRss <= 200)}`,
+    );
+    allMet &&= checked.warm.p50 <= 1 && checked.warm.p99 <= 5 && checked.liveRss <= 200;
+  }
+  process.exitCode = allMet ? 0 : 1;
 }
 
 await main();

@@ -3,6 +3,7 @@ import { distilHeaders, readUpstreamBody, sendBody } from '../http/relay.js';
 import { type BilledUsage, openaiChatUsage } from '../savings/billed-usage.js';
 import { ChatCompletion, type ChatCompletionBody, type ChatMessage, type ChatRequest } from './chat-body.js';
 import { answerChatCalls, CHAT_TOOLS_ADDED, isDistilToolCall, rememberChatSplice } from './chat-distil.js';
+import { looksLikeChatCompletion } from './chat-shape.js';
 
 /** The content of an assistant message as a string (Chat Completions replies carry a string or null). */
 function contentText(message: ChatMessage): string {
@@ -86,8 +87,10 @@ export async function jsonChat(
 function parseCompletion(raw: Buffer): ChatCompletionBody | null {
   try {
     const json: unknown = JSON.parse(raw.toString('utf8'));
-    const parsed = ChatCompletion.safeParse(json);
-    return parsed.success && parsed.data.choices.length > 0 ? (json as ChatCompletionBody) : null;
+    // The shape check first (allocation-free, chat-shape.ts); zod decides whenever it says no.
+    if (!looksLikeChatCompletion(json) && !ChatCompletion.safeParse(json).success) return null;
+    const completion = json as ChatCompletionBody;
+    return completion.choices.length > 0 ? completion : null;
   } catch {
     return null;
   }

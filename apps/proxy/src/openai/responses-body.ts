@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { looksLikeResponsesBody } from './responses-shape.js';
 
 /**
  * The fields of an OpenAI Responses request the proxy reads. Items are read loosely: the API adds item
@@ -32,7 +33,9 @@ export interface ResponsesRequest {
 
 /** The parsed body when it is a Responses request the proxy can rewrite; null passes it through. */
 export function readResponsesRequest(json: unknown): ResponsesRequest | null {
-  return ResponsesBody.safeParse(json).success ? (json as ResponsesRequest) : null;
+  return looksLikeResponsesBody(json) || ResponsesBody.safeParse(json).success
+    ? (json as ResponsesRequest)
+    : null;
 }
 
 /** A response object (non-streaming body, or the `response` of a stream's terminal event). */

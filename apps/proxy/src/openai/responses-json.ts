@@ -16,6 +16,7 @@ import {
   RESPONSES_TOOLS_ADDED,
   rememberResponseSplice,
 } from './responses-distil.js';
+import { looksLikeResponseObject } from './responses-shape.js';
 
 /**
  * A non-streaming Responses request with the expand loop. The client gets one response: the first
@@ -85,7 +86,10 @@ export async function jsonResponses(
 function parseResponse(raw: Buffer): ResponseBody | null {
   try {
     const json: unknown = JSON.parse(raw.toString('utf8'));
-    return ResponseObject.safeParse(json).success ? (json as ResponseBody) : null;
+    // The shape check first (allocation-free, responses-shape.ts); zod decides whenever it says no.
+    return looksLikeResponseObject(json) || ResponseObject.safeParse(json).success
+      ? (json as ResponseBody)
+      : null;
   } catch {
     return null;
   }
