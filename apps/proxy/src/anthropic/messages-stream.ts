@@ -7,10 +7,11 @@ import {
 } from '../exchange.js';
 import { ClientStream } from '../http/client-stream.js';
 import { streamErrorEvent } from '../http/provider-errors.js';
-import { distilHeaders, readUpstreamBody, relayResponse } from '../http/relay.js';
+import { distilHeaders, relayResponse } from '../http/relay.js';
 import { namedEvent, SseParser } from '../http/sse.js';
 import type { UpstreamResponse } from '../http/upstream.js';
 import { anthropicUsage, type BilledUsage } from '../savings/billed-usage.js';
+import { continueStream, reportStreamFailure } from '../stream-rounds.js';
 import {
   ANTHROPIC_TOOLS_ADDED,
   answerDistilCalls,
@@ -95,33 +96,16 @@ export async function streamMessages(
       }
       chain.push({ role: 'assistant', content: result.content }, { role: 'user', content: answered.results });
       const continuation = { ...request, messages: [...request.messages, ...chain] };
-      current = await postUpstream(exchange, JSON.stringify(continuation), true);
-      if (current.status !== 200 || !isEventStream(current)) {
-        const text = (await readUpstreamBody(current, clock)).toString('utf8');
-        await client.write(streamErrorEvent('anthropic', upstreamFailure(current.status, text)));
-        return;
-      }
+      const next = await continueStream(exchange, client, 'anthropic', continuation);
+      if (next === null) return;
+      current = next;
     }
   } catch (error) {
-    if (!exchange.signal.aborted) {
-      const reason = error instanceof Error ? error.message : String(error);
-      await client.write(streamErrorEvent('anthropic', `proxy: upstream stream failed: ${reason}`));
-    }
+    await reportStreamFailure(exchange, client, 'anthropic', error);
   } finally {
     client.end();
     recordExchange(exchange, 'anthropic', model, ANTHROPIC_TOOLS_ADDED, calls, expands);
   }
-}
-
-/** The message of an upstream error body, for an in-stream error event. */
-function upstreamFailure(status: number, text: string): string {
-  try {
-    const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
-    if (typeof message === 'string') return `upstream ${status}: ${message}`;
-  } catch {
-    // not JSON: fall through
-  }
-  return `upstream ${status}: ${text.slice(0, 500)}`;
 }
 
 /** Relays upstream rounds into one client message, renumbering content blocks and holding distil frames. */

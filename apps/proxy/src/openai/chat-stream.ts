@@ -8,10 +8,11 @@ import {
 import { isDistilTool } from '../expand/distil-tools.js';
 import { ClientStream } from '../http/client-stream.js';
 import { streamErrorEvent } from '../http/provider-errors.js';
-import { distilHeaders, readUpstreamBody, relayResponse } from '../http/relay.js';
+import { distilHeaders, relayResponse } from '../http/relay.js';
 import { dataEvent, SseParser } from '../http/sse.js';
 import type { UpstreamResponse } from '../http/upstream.js';
 import { type BilledUsage, openaiChatUsage } from '../savings/billed-usage.js';
+import { continueStream, reportStreamFailure } from '../stream-rounds.js';
 import type { ChatMessage, ChatRequest, ChatToolCall } from './chat-body.js';
 import { answerChatCalls, CHAT_TOOLS_ADDED, isDistilToolCall, rememberChatSplice } from './chat-distil.js';
 import { sumChatUsage } from './chat-json.js';
@@ -104,20 +105,12 @@ export async function streamChat(
       }
       chain.push(upstreamMessage(message), ...results);
       const continuation = { ...request, messages: [...request.messages, ...chain] };
-      current = await postUpstream(exchange, JSON.stringify(continuation), true);
-      if (current.status !== 200 || !isEventStream(current)) {
-        const failure = (await readUpstreamBody(current, clock)).toString('utf8');
-        await client.write(
-          streamErrorEvent('openai-chat', `upstream ${current.status}: ${failure.slice(0, 500)}`),
-        );
-        return;
-      }
+      const next = await continueStream(exchange, client, 'openai-chat', continuation);
+      if (next === null) return;
+      current = next;
     }
   } catch (error) {
-    if (!exchange.signal.aborted) {
-      const reason = error instanceof Error ? error.message : String(error);
-      await client.write(streamErrorEvent('openai-chat', `proxy: upstream stream failed: ${reason}`));
-    }
+    await reportStreamFailure(exchange, client, 'openai-chat', error);
   } finally {
     client.end();
     recordExchange(exchange, 'openai', splicer.model ?? exchange.model, CHAT_TOOLS_ADDED, calls, expands);

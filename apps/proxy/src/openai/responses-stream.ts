@@ -7,10 +7,11 @@ import {
 } from '../exchange.js';
 import { ClientStream } from '../http/client-stream.js';
 import { streamErrorEvent } from '../http/provider-errors.js';
-import { distilHeaders, readUpstreamBody, relayResponse } from '../http/relay.js';
+import { distilHeaders, relayResponse } from '../http/relay.js';
 import { namedEvent, SseParser } from '../http/sse.js';
 import type { UpstreamResponse } from '../http/upstream.js';
 import { type BilledUsage, openaiResponsesUsage } from '../savings/billed-usage.js';
+import { continueStream, reportStreamFailure } from '../stream-rounds.js';
 import { sumChatUsage } from './chat-json.js';
 import type { ResponseBody, ResponseItem, ResponsesRequest } from './responses-body.js';
 import {
@@ -107,20 +108,12 @@ export async function streamResponses(
       }
       history.push(...outputs);
       const next = continuationRequest(request, history, reply.id, outputs);
-      current = await postUpstream(exchange, JSON.stringify(next), true);
-      if (current.status !== 200 || !isEventStream(current)) {
-        const text = (await readUpstreamBody(current, clock)).toString('utf8');
-        await client.write(
-          streamErrorEvent('openai-responses', `upstream ${current.status}: ${text.slice(0, 500)}`),
-        );
-        return;
-      }
+      const following = await continueStream(exchange, client, 'openai-responses', next);
+      if (following === null) return;
+      current = following;
     }
   } catch (error) {
-    if (!exchange.signal.aborted) {
-      const reason = error instanceof Error ? error.message : String(error);
-      await client.write(streamErrorEvent('openai-responses', `proxy: upstream stream failed: ${reason}`));
-    }
+    await reportStreamFailure(exchange, client, 'openai-responses', error);
   } finally {
     client.end();
     recordExchange(exchange, 'openai', model, RESPONSES_TOOLS_ADDED, calls, expands);
