@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkedAs } from '../json/checked-json.js';
 import { looksLikeMessagesBody } from './messages-shape.js';
 
 /** A content part, read only as far as Distil needs; every other field passes through untouched. */
@@ -42,9 +43,7 @@ export interface MessagesRequest {
 
 /** The parsed body when it is a Messages request the proxy can rewrite; null sends it through unchanged. */
 export function readMessagesRequest(json: unknown): MessagesRequest | null {
-  return looksLikeMessagesBody(json) || MessagesBody.safeParse(json).success
-    ? (json as MessagesRequest)
-    : null;
+  return checkedAs<MessagesRequest>(json, looksLikeMessagesBody, MessagesBody);
 }
 
 /** A response content block (non-streaming response, or accumulated from a stream). */

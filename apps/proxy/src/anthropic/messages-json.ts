@@ -1,5 +1,6 @@
 import { type PreparedExchange, postUpstream, recordExchange, savedTokensOf } from '../exchange.js';
 import { distilHeaders, readUpstreamBody, sendBody } from '../http/relay.js';
+import { parseCheckedAs } from '../json/checked-json.js';
 import { anthropicUsage, type BilledUsage } from '../savings/billed-usage.js';
 import {
   ANTHROPIC_TOOLS_ADDED,
@@ -104,14 +105,7 @@ export async function jsonMessages(
 }
 
 function parseMessage(raw: Buffer): AnthropicResponseMessage | null {
-  try {
-    const json: unknown = JSON.parse(raw.toString('utf8'));
-    return looksLikeResponseMessage(json) || ResponseMessage.safeParse(json).success
-      ? (json as AnthropicResponseMessage)
-      : null;
-  } catch {
-    return null;
-  }
+  return parseCheckedAs<AnthropicResponseMessage>(raw, looksLikeResponseMessage, ResponseMessage);
 }
 
 /** Sends the one message the client sees: the first reply's identity, every visible part, summed usage. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkedAs } from '../json/checked-json.js';
 import { looksLikeChatBody } from './chat-shape.js';
 
 const Part = z.looseObject({ type: z.string() });
@@ -58,7 +59,7 @@ export interface ChatRequest {
 
 /** The parsed body when it is a Chat Completions request the proxy can rewrite; null passes it through. */
 export function readChatRequest(json: unknown): ChatRequest | null {
-  return looksLikeChatBody(json) || ChatBody.safeParse(json).success ? (json as ChatRequest) : null;
+  return checkedAs<ChatRequest>(json, looksLikeChatBody, ChatBody);
 }
 
 /** A non-streaming response, read loosely. */

@@ -1,5 +1,6 @@
 import { type PreparedExchange, postUpstream, recordExchange, savedTokensOf } from '../exchange.js';
 import { distilHeaders, readUpstreamBody, sendBody } from '../http/relay.js';
+import { parseCheckedAs } from '../json/checked-json.js';
 import { type BilledUsage, openaiChatUsage } from '../savings/billed-usage.js';
 import { ChatCompletion, type ChatCompletionBody, type ChatMessage, type ChatRequest } from './chat-body.js';
 import { answerChatCalls, CHAT_TOOLS_ADDED, isDistilToolCall, rememberChatSplice } from './chat-distil.js';
@@ -85,15 +86,8 @@ export async function jsonChat(
 }
 
 function parseCompletion(raw: Buffer): ChatCompletionBody | null {
-  try {
-    const json: unknown = JSON.parse(raw.toString('utf8'));
-    // The shape check first (allocation-free, chat-shape.ts); zod decides whenever it says no.
-    if (!looksLikeChatCompletion(json) && !ChatCompletion.safeParse(json).success) return null;
-    const completion = json as ChatCompletionBody;
-    return completion.choices.length > 0 ? completion : null;
-  } catch {
-    return null;
-  }
+  const completion = parseCheckedAs<ChatCompletionBody>(raw, looksLikeChatCompletion, ChatCompletion);
+  return completion !== null && completion.choices.length > 0 ? completion : null;
 }
 
 /** Sums Chat Completions usage objects field by field (nested details included). */

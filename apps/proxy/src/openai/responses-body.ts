@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkedAs } from '../json/checked-json.js';
 import { looksLikeResponsesBody } from './responses-shape.js';
 
 /**
@@ -33,9 +34,7 @@ export interface ResponsesRequest {
 
 /** The parsed body when it is a Responses request the proxy can rewrite; null passes it through. */
 export function readResponsesRequest(json: unknown): ResponsesRequest | null {
-  return looksLikeResponsesBody(json) || ResponsesBody.safeParse(json).success
-    ? (json as ResponsesRequest)
-    : null;
+  return checkedAs<ResponsesRequest>(json, looksLikeResponsesBody, ResponsesBody);
 }
 
 /** A response object (non-streaming body, or the `response` of a stream's terminal event). */

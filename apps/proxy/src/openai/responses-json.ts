@@ -1,5 +1,6 @@
 import { type PreparedExchange, postUpstream, recordExchange, savedTokensOf } from '../exchange.js';
 import { distilHeaders, readUpstreamBody, sendBody } from '../http/relay.js';
+import { parseCheckedAs } from '../json/checked-json.js';
 import { type BilledUsage, openaiResponsesUsage } from '../savings/billed-usage.js';
 import { sumChatUsage } from './chat-json.js';
 import {
@@ -84,15 +85,7 @@ export async function jsonResponses(
 }
 
 function parseResponse(raw: Buffer): ResponseBody | null {
-  try {
-    const json: unknown = JSON.parse(raw.toString('utf8'));
-    // The shape check first (allocation-free, responses-shape.ts); zod decides whenever it says no.
-    return looksLikeResponseObject(json) || ResponseObject.safeParse(json).success
-      ? (json as ResponseBody)
-      : null;
-  } catch {
-    return null;
-  }
+  return parseCheckedAs<ResponseBody>(raw, looksLikeResponseObject, ResponseObject);
 }
 
 function finish(
