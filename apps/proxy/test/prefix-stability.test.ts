@@ -39,6 +39,9 @@ function log(lines: number, seed: number): string {
   return out.join('\n');
 }
 
+/** The agent's own tool list, as a coding agent sends it with every request. */
+const AGENT_TOOLS = [{ name: 'bash', description: 'Runs a command.', input_schema: { type: 'object' } }];
+
 interface Exchange {
   id: string;
   text: string;
@@ -58,7 +61,7 @@ describe('prefix stability through the proxy', () => {
     await upstream.close();
   });
 
-  it('a tool result keeps the bytes it was first sent with, in every later request (rewinds included)', async () => {
+  it('a tool result keeps the bytes it was first sent with, and the tool list never changes (rewinds included)', async () => {
     let conversationNo = 0;
     let rewritten = 0;
     await fc.assert(
@@ -69,6 +72,7 @@ describe('prefix stability through the proxy', () => {
         const produced: Exchange[] = [];
         let nextId = 0;
         const firstSent = new Map<string, string>();
+        let firstTools: string | undefined;
         for (const s of steps) {
           if (s.kind === 'rewind') {
             history = history.slice(0, history.length === 0 ? 0 : s.to % history.length);
@@ -111,7 +115,12 @@ describe('prefix stability through the proxy', () => {
           const response = await fetch(`${proxy.url}/v1/messages`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'x-distil-session': session },
-            body: JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 10, messages }),
+            body: JSON.stringify({
+              model: 'claude-sonnet-4-6',
+              max_tokens: 10,
+              tools: AGENT_TOOLS,
+              messages,
+            }),
           });
           expect(response.status).toBe(200);
           await response.arrayBuffer();
@@ -119,6 +128,16 @@ describe('prefix stability through the proxy', () => {
           // The bytes sent are JSON.stringify of what was sent: the same request gives the same bytes
           // whether the proxy spliced its edits into the client's body or re-serialised it.
           expect(received.body).toBe(JSON.stringify(received.json));
+          // Tools open the cached prefix: the distil tools are there from the first request on, and the
+          // list is byte-identical in every request, the one whose context first shows a fold included.
+          const tools = JSON.stringify(received.json.tools);
+          firstTools ??= tools;
+          expect(tools).toBe(firstTools);
+          expect((received.json.tools as { name: string }[]).map((t) => t.name)).toEqual([
+            'bash',
+            'distil_expand',
+            'distil_search',
+          ]);
           const sent = received.json.messages as { content: unknown }[];
           for (const message of sent) {
             if (!Array.isArray(message.content)) continue;

@@ -50,6 +50,18 @@ export async function readRequest<R>(
   return null;
 }
 
+/**
+ * Whether the client declares tools of its own: an agent. Its tool list is the very start of the cached
+ * prefix (tools, then system, then messages), so the distil tools join it on the session's first request
+ * rather than on the first request whose context shows a fold — adding them then would re-write the whole
+ * cache once per session. A request without tools (a title or summary call) gets them only once a fold is
+ * in its context, when they are needed to recover it. All three dialects name the list `tools`.
+ */
+function declaresTools(request: unknown): boolean {
+  const tools = (request as { tools?: unknown }).tools;
+  return Array.isArray(tools) && tools.length > 0;
+}
+
 /** A request rewritten for upstream: the exchange to run and the bytes to send. */
 export interface RewrittenRequest {
   readonly prepared: PreparedExchange;
@@ -61,7 +73,8 @@ export interface RewrittenRequest {
 /**
  * The proxy's rewrite of a request in its session: remembered distil exchanges spliced back, tool texts
  * compressed (`continuation`: only the request's new items, the provider holds the rest), the distil
- * tools offered once the context shows a handle (and kept from then on, so the tool list never changes),
+ * tools offered from an agent's first request, or once the context shows a handle (and kept from then on, so
+ * the tool list never changes),
  * and the bytes to send.
  */
 export async function rewriteRequest<R extends { model: string }>(
@@ -76,7 +89,9 @@ export async function rewriteRequest<R extends { model: string }>(
   const { request, scanned } = read;
   const spliced = dialect.splice(request, session);
   const outcome = await compressContext(dialect.context(request, rt.excludedTools), session, mode);
-  const wanted = rt.config.expandLoopCap > 0 && (outcome.handles.size > 0 || session.toolsOffered);
+  const wanted =
+    rt.config.expandLoopCap > 0 &&
+    (outcome.handles.size > 0 || session.toolsOffered || declaresTools(request));
   const offered = wanted && dialect.offer(request);
   if (offered) session.toolsOffered = true;
   const { body, rewritten } = requestBytes(
