@@ -263,6 +263,64 @@ describe('the request shapes current clients send, through the proxy', () => {
     onlyTheseChanged(body, got, paths);
   });
 
+  it('Responses after a compaction item: what precedes it goes as it came, the compaction item untouched', async () => {
+    const before = buildLog(300, 'early');
+    const after = buildLog(300, 'late');
+    const input = [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'find the failing step' }] },
+      { type: 'function_call', call_id: 'c1', name: 'exec_command', arguments: '{"cmd":"make"}' },
+      { type: 'function_call_output', call_id: 'c1', output: before },
+      { type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAAAB-opaque-compaction' },
+      { type: 'function_call', call_id: 'c2', name: 'exec_command', arguments: '{"cmd":"make again"}' },
+      { type: 'function_call_output', call_id: 'c2', output: after },
+    ];
+    const body = { model: 'gpt-5.5', input, store: false, stream: false };
+    upstream.script({ kind: 'responses', output: [{ type: 'message', text: 'done' }] });
+    const response = await fetch(`${proxy.url}/v1/responses`, {
+      method: 'POST',
+      headers: { ...OPENAI_HEADERS, 'x-distil-session': `compact-${++sessionNo}` },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    const got = upstream.received.at(-1)!;
+    expect(got.json.input[2].output).toBe(before);
+    expect(got.json.input[5].output.length).toBeLessThan(after.length / 2);
+    expect(got.json.input[5].output).toContain('ERROR late');
+    onlyTheseChanged(body, got, [['input', 5, 'output']]);
+  });
+
+  it('Chat Completions: a tool message of text parts is compressed, system and developer text untouched', async () => {
+    const output = buildLog(300, 'chat');
+    const body = {
+      model: 'gpt-4.1',
+      messages: [
+        { role: 'system', content: 'You are a coding agent.' },
+        { role: 'developer', content: [{ type: 'text', text: 'Keep diffs small.' }] },
+        { role: 'user', content: 'why is the build red?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'c1', type: 'function', function: { name: 'run', arguments: '{"cmd":"make"}' } },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: output }] },
+      ],
+    };
+    upstream.script({ kind: 'openai', content: 'done' });
+    const response = await fetch(`${proxy.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...OPENAI_HEADERS, 'x-distil-session': `chat-${++sessionNo}` },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
+    const got = upstream.received.at(-1)!;
+    expect(got.json.messages[4].content[0].text.length).toBeLessThan(output.length / 2);
+    onlyTheseChanged(body, got, [['messages', 4, 'content', 0, 'text']]);
+  });
+
   it('POST /v1/responses/compact goes upstream and back byte for byte', async () => {
     const fixture = codexRequest();
     const body = JSON.stringify({ model: fixture.json.model, input: fixture.json.input, instructions: '' });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { codexRequest } from '../../test/wire-fixtures.js';
 import { type ResponsesRequest, readResponsesRequest } from './responses-body.js';
-import { responsesContext } from './responses-context.js';
+import { responsesContext, responsesRootTexts } from './responses-context.js';
 import { looksLikeResponsesBody } from './responses-shape.js';
 
 const NONE: ReadonlySet<string> = new Set();
@@ -108,5 +108,29 @@ describe('responsesContext on every item type', () => {
     const context = responsesContext(request(compacted), NONE);
     expect(context.toolTexts.map((text) => text.text)).toEqual(['docs output']);
     expect(context.trustedTexts()).toEqual(['now the docs', '{"cmd":"make docs"}']);
+  });
+});
+
+describe('responsesRootTexts', () => {
+  it('tells apart two Codex conversations started in one folder, and keeps one conversation together', () => {
+    const { json } = codexRequest();
+    const other = structuredClone(json);
+    const prompt = other.input.findIndex(
+      (item: { role?: string; content?: { text: string }[] }) =>
+        item.role === 'user' && item.content?.[0]?.text.startsWith('Read the CI log'),
+    );
+    other.input[prompt].content[0].text = 'Rename the helper in calc.py';
+    other.prompt_cache_key = 'another-thread';
+    const later = structuredClone(json);
+    later.input.push({ type: 'function_call_output', call_id: 'call_z', output: 'more' });
+    const root = responsesRootTexts(readResponsesRequest(json)!);
+    expect(root).toContain('Read the CI log small.log and tell me what failed');
+    expect(responsesRootTexts(readResponsesRequest(later)!)).toEqual(root);
+    expect(responsesRootTexts(readResponsesRequest(other)!)).not.toEqual(root);
+    delete other.prompt_cache_key;
+    delete json.prompt_cache_key;
+    expect(responsesRootTexts(readResponsesRequest(other)!)).not.toEqual(
+      responsesRootTexts(readResponsesRequest(json)!),
+    );
   });
 });

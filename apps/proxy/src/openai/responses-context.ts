@@ -105,16 +105,26 @@ function trustedTexts(body: ResponsesRequest, items: readonly ResponseItem[], st
   return out;
 }
 
-/** Texts that open every turn of one conversation: the instructions and the first user message. */
+/**
+ * Texts that open every turn of one conversation and tell it from others: the instructions, the
+ * client's own conversation key (`prompt_cache_key`, which Codex sets to its thread id), and the first
+ * user message that says something in the user's words. Codex's first user message is its
+ * `<environment_context>` (cwd, shell, date), the same for every conversation started in one folder on
+ * one day; keyed on that alone, they would all share one session.
+ */
 export function responsesRootTexts(body: ResponsesRequest): string[] {
   const root: string[] = [];
   if (body.instructions) root.push(body.instructions);
-  if (typeof body.input === 'string') root.push(body.input);
-  else {
-    const first = (body.input ?? []).find(
-      (item) => (item.type ?? 'message') === 'message' && item.role === 'user',
-    );
-    if (first) root.push(...texts(first.content));
+  if (typeof body.prompt_cache_key === 'string') root.push(body.prompt_cache_key);
+  if (typeof body.input === 'string') {
+    root.push(body.input);
+    return root;
   }
+  const users = (body.input ?? []).filter((item) => typeOf(item) === 'message' && item.role === 'user');
+  const first = users.find((item) =>
+    texts(item.content).some((text) => withoutInjectedContext(text).length > 0),
+  );
+  const opening = first ?? users[0];
+  if (opening) root.push(...texts(opening.content));
   return root;
 }
