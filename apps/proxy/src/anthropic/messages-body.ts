@@ -12,10 +12,14 @@ const Content = z.union([z.string(), z.array(Part)]);
  * The fields of an Anthropic Messages request (POST /v1/messages, /v1/messages/count_tokens) the proxy
  * reads. Validation only gates the rewrite: the proxy mutates the client's own parsed JSON, so every field
  * it does not touch — including ones newer than this schema — goes upstream as the client wrote it.
+ * A message's role is any string: besides user and assistant, current clients send `system` messages
+ * mid-conversation (Claude Code on Opus 4.8), and a role the proxy does not know must not stop the rest
+ * of the request from being compressed — messagesContext reads only the roles it knows, and every other
+ * message goes upstream as it came.
  */
 export const MessagesBody = z.looseObject({
   model: z.string().min(1),
-  messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant']), content: Content })),
+  messages: z.array(z.looseObject({ role: z.string(), content: Content })),
   system: z.union([z.string(), z.array(Part)]).optional(),
   tools: z.array(z.looseObject({ name: z.string().optional(), type: z.string().optional() })).optional(),
   stream: z.boolean().optional(),
@@ -24,9 +28,9 @@ export const MessagesBody = z.looseObject({
 /** A content part of a message (any type). */
 export type AnthropicPart = { type: string; [field: string]: unknown };
 
-/** One message of a request. */
+/** One message of a request: `user`, `assistant`, `system` (mid-conversation), or a role newer than the proxy. */
 export interface AnthropicMessage {
-  role: 'user' | 'assistant';
+  role: string;
   content: string | AnthropicPart[];
   [field: string]: unknown;
 }

@@ -1,88 +1,115 @@
 import { compressibleTool, type RequestContext, type ToolText } from '../context/context-block.js';
-import type { AnthropicPart, MessagesRequest } from './messages-body.js';
+import { withoutInjectedContext } from '../context/injected-context.js';
+import type { JsonPath } from '../json/json-scan.js';
+import type { AnthropicMessage, AnthropicPart, MessagesRequest } from './messages-body.js';
+import { CALL_PARTS, type FoundText, PART_READERS } from './messages-parts.js';
+
+/** Where the history the model sees begins: a message, and the first part of it that counts. */
+interface HistoryStart {
+  readonly message: number;
+  readonly part: number;
+}
 
 /**
- * The context of an Anthropic Messages request. Only the text inside `tool_result` parts may be
- * rewritten; thinking and redacted_thinking (and their signatures), server tool blocks (server_tool_use,
- * web_search_tool_result, …), images, documents and every other part are never read or written, and a
- * part's `cache_control` stays where it is because only the text inside the part changes.
+ * A compaction block (beta compaction, `compact_20260112`) that holds a summary or its opaque state. The
+ * API sends the model nothing that precedes such a block, so neither may Distil read it. A block with
+ * neither is a failed compaction, which the API treats as a no-op.
+ */
+function isCompaction(part: AnthropicPart): boolean {
+  return (
+    part.type === 'compaction' &&
+    (typeof part.content === 'string' || typeof part.encrypted_content === 'string')
+  );
+}
+
+/**
+ * The context of an Anthropic Messages request. The texts rewritten are those PART_READERS finds: tool
+ * results (string or mixed part lists), MCP and server tool results, plain-text documents and search
+ * results. Messages of any other role — `system` messages mid-conversation, roles newer than the proxy —
+ * and every part not in that table (thinking and its signatures, images, web search results, compaction
+ * blocks, …) are never read or written, and a part's `cache_control` stays where it is because only text
+ * inside the part changes.
+ *
+ * History before the last compaction block is not sent to the model, so it is left out altogether: its
+ * texts are neither compressed nor put through the session, and no back-reference can point at them.
  */
 export function messagesContext(body: MessagesRequest, excludedTools: ReadonlySet<string>): RequestContext {
-  const toolTexts: ToolText[] = [];
+  let toolTexts: ToolText[] = [];
+  let start: HistoryStart = { message: 0, part: 0 };
   const toolNames = new Map<string, string>();
   body.messages.forEach((message, m) => {
-    const { content } = message;
-    if (typeof content === 'string') return;
+    const { content, role } = message;
+    if (typeof content === 'string' || (role !== 'user' && role !== 'assistant')) return;
     content.forEach((part, p) => {
-      if (part.type === 'tool_use' && typeof part.id === 'string' && typeof part.name === 'string') {
-        toolNames.set(part.id, part.name);
-      } else if (part.type === 'tool_result' && message.role === 'user') {
-        const id = typeof part.tool_use_id === 'string' ? part.tool_use_id : undefined;
-        const tool = id === undefined ? undefined : toolNames.get(id);
-        const path = ['messages', m, 'content', p, 'content'];
-        addToolResult(part, id, tool, compressibleTool(tool, excludedTools), path, toolTexts);
+      if (isCompaction(part)) {
+        toolTexts = [];
+        start = { message: m, part: p };
+        return;
       }
+      if (CALL_PARTS.has(part.type) && typeof part.id === 'string' && typeof part.name === 'string') {
+        toolNames.set(part.id, part.name);
+        return;
+      }
+      const reader = PART_READERS.get(part.type);
+      if (!reader || reader.role !== role) return;
+      const id = typeof part.tool_use_id === 'string' ? part.tool_use_id : undefined;
+      const tool = id === undefined ? undefined : toolNames.get(id);
+      const found = collector(id, tool, compressibleTool(tool, excludedTools), toolTexts);
+      reader.read(part, ['messages', m, 'content', p], found);
     });
   });
-  return { toolTexts, trustedTexts: () => trustedTexts(body) };
+  const from = start;
+  return { toolTexts, trustedTexts: () => trustedTexts(body.messages, from) };
 }
 
-/** The system prompt, every text message and part, and the input of every tool call, in order. */
-function trustedTexts(body: MessagesRequest): string[] {
-  const texts: string[] = [];
-  if (typeof body.system === 'string') texts.push(body.system);
-  else for (const part of body.system ?? []) if (typeof part.text === 'string') texts.push(part.text);
-  for (const { content } of body.messages) {
-    if (typeof content === 'string') {
-      texts.push(content);
-      continue;
-    }
-    for (const part of content) {
-      if (part.type === 'text' && typeof part.text === 'string') texts.push(part.text);
-      else if (part.type === 'tool_use' && typeof part.id === 'string' && typeof part.name === 'string')
-        texts.push(JSON.stringify(part.input ?? {}));
-    }
-  }
-  return texts;
-}
-
-/** A tool result's text: its string content, or each of its text parts (images and the rest untouched). */
-function addToolResult(
-  part: AnthropicPart,
+/** A FoundText that adds each text to `out`, writable when its tool may be compressed. */
+function collector(
   id: string | undefined,
   tool: string | undefined,
   compressible: boolean,
-  path: readonly (string | number)[],
   out: ToolText[],
-): void {
-  const { content } = part;
-  if (typeof content === 'string') {
+): FoundText {
+  return (holder, key, path: JsonPath) => {
     out.push({
       id,
       tool,
-      text: content,
+      text: holder[key] as string,
       path,
       ...(compressible && {
         write: (text: string) => {
-          part.content = text;
+          holder[key] = text;
         },
       }),
     });
-    return;
+  };
+}
+
+/**
+ * What the user asked and what the agent did, from the start of the history the model sees: the user's
+ * own text (client-injected context taken out, see withoutInjectedContext), the agent's text and the
+ * input of every call it made, and a compaction block's summary of what came before. Not the system
+ * prompt, not `system` messages, not tool definitions: a client ships those to every user, so their
+ * words say nothing about this task.
+ */
+function trustedTexts(messages: readonly AnthropicMessage[], start: HistoryStart): string[] {
+  const texts: string[] = [];
+  const add = (text: string) => {
+    if (text.length > 0) texts.push(text);
+  };
+  for (let m = start.message; m < messages.length; m++) {
+    const { role, content } = messages[m]!;
+    if (role !== 'user' && role !== 'assistant') continue;
+    const own = role === 'user' ? withoutInjectedContext : (text: string) => text;
+    if (typeof content === 'string') {
+      add(own(content));
+      continue;
+    }
+    for (let p = m === start.message ? start.part : 0; p < content.length; p++) {
+      const part = content[p]!;
+      if (part.type === 'text' && typeof part.text === 'string') add(own(part.text));
+      else if (role === 'assistant' && CALL_PARTS.has(part.type)) add(JSON.stringify(part.input ?? {}));
+      else if (part.type === 'compaction' && typeof part.content === 'string') add(part.content);
+    }
   }
-  if (!Array.isArray(content)) return;
-  (content as AnthropicPart[]).forEach((inner, i) => {
-    if (inner?.type !== 'text' || typeof inner.text !== 'string') return;
-    out.push({
-      id,
-      tool,
-      text: inner.text,
-      path: [...path, i, 'text'],
-      ...(compressible && {
-        write: (text: string) => {
-          inner.text = text;
-        },
-      }),
-    });
-  });
+  return texts;
 }

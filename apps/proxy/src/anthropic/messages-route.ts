@@ -7,15 +7,12 @@ import { ANTHROPIC_TOOLS_ADDED, applySplices, offerDistilTools } from './distil-
 import { type MessagesRequest, readMessagesRequest } from './messages-body.js';
 import { messagesContext } from './messages-context.js';
 import { jsonMessages } from './messages-json.js';
+import { MESSAGES_TEXT_PATHS } from './messages-parts.js';
 import { streamMessages } from './messages-stream.js';
 
-/** Messages requests: tool results are the texts rewritten (see messagesContext). */
+/** Messages requests: tool results and similar untrusted texts are rewritten (see messagesContext). */
 const MESSAGES: RequestDialect<MessagesRequest> = {
-  patterns: new PathPatterns([
-    ['messages', '*', 'content', '*', 'content'],
-    ['messages', '*', 'content', '*', 'content', '*', 'text'],
-    ['tools'],
-  ]),
+  patterns: new PathPatterns([...MESSAGES_TEXT_PATHS, ['tools']]),
   read: readMessagesRequest,
   splice: applySplices,
   context: messagesContext,

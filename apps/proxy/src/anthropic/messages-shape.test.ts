@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { claudeCodeRequest } from '../../test/wire-fixtures.js';
 import { MessagesBody, ResponseMessage } from './messages-body.js';
 import { looksLikeMessagesBody, looksLikeResponseMessage } from './messages-shape.js';
 
@@ -22,7 +23,7 @@ const record = <T extends Record<string, fc.Arbitrary<unknown>>>(fields: T): fc.
 const part = mostly(record({ type: mostly(fc.string({ maxLength: 4 })), text: junk }));
 const content = mostly(fc.oneof(fc.string({ maxLength: 4 }), fc.array(part, { maxLength: 3 })));
 const message = mostly(
-  record({ role: mostly(fc.constantFrom('user', 'assistant', 'system')), content, extra: junk }),
+  record({ role: mostly(fc.constantFrom('user', 'assistant', 'system', 'narrator')), content, extra: junk }),
 );
 const tool = mostly(
   record({ name: mostly(fc.string({ maxLength: 3 })), type: mostly(fc.string({ maxLength: 3 })) }),
@@ -79,5 +80,11 @@ describe('the Messages shape checks', () => {
       stream: true,
     };
     expect(looksLikeMessagesBody(request)).toBe(true);
+  });
+
+  it('accept the body the real Claude Code sends, with its mid-conversation system message', () => {
+    const { json } = claudeCodeRequest();
+    expect(looksLikeMessagesBody(json)).toBe(true);
+    expect(MessagesBody.safeParse(json).success).toBe(true);
   });
 });

@@ -31,9 +31,9 @@ function isContent(value: unknown): boolean {
   return typeof value === 'string' || isPartList(value);
 }
 
+/** `z.looseObject({ role: z.string(), content: Content })`. */
 function isMessage(value: unknown): boolean {
-  if (!isRecord(value)) return false;
-  return (value.role === 'user' || value.role === 'assistant') && isContent(value.content);
+  return isRecord(value) && typeof value.role === 'string' && isContent(value.content);
 }
 
 function isTool(value: unknown): boolean {

@@ -1,14 +1,17 @@
 import { compressibleTool, type RequestContext, type ToolText } from '../context/context-block.js';
-import type { ChatRequest } from './chat-body.js';
+import { withoutInjectedContext } from '../context/injected-context.js';
+import type { ChatMessage, ChatRequest } from './chat-body.js';
 
 /**
- * The context of a Chat Completions request: `tool` (and legacy `function`) messages are the tool texts;
- * system, developer and user text and the assistant's own calls are trusted. Only the text of tool
- * messages is ever rewritten; image, audio and file parts stay as they are.
+ * The context of a Chat Completions request: `tool` (and legacy `function`) messages are the tool texts,
+ * their content a string or a list of text parts. Trusted — the anchors' source — are what the user asked
+ * (user text, without the context a client wraps into it, see withoutInjectedContext) and what the agent
+ * did (assistant text and the arguments of its calls); system and developer messages are not, since a
+ * client sends them to every user. Only the text of tool messages is ever rewritten; image, audio and
+ * file parts, and messages of roles the proxy does not know, stay as they are.
  */
 export function chatContext(body: ChatRequest, excludedTools: ReadonlySet<string>): RequestContext {
   const toolTexts: ToolText[] = [];
-  const trustedTexts: string[] = [];
   const toolNames = new Map<string, string>();
   body.messages.forEach((message, m) => {
     const { content } = message;
@@ -47,19 +50,31 @@ export function chatContext(body: ChatRequest, excludedTools: ReadonlySet<string
       }
       return;
     }
-    if (typeof content === 'string') trustedTexts.push(content);
-    else if (Array.isArray(content))
-      for (const part of content) if (typeof part.text === 'string') trustedTexts.push(part.text);
-    for (const call of message.tool_calls ?? []) {
-      toolNames.set(call.id, call.function.name);
-      trustedTexts.push(
-        typeof call.function.arguments === 'string'
-          ? call.function.arguments
-          : JSON.stringify(call.function.arguments),
-      );
-    }
+    for (const call of message.tool_calls ?? []) toolNames.set(call.id, call.function.name);
   });
-  return { toolTexts, trustedTexts: () => trustedTexts };
+  return { toolTexts, trustedTexts: () => trustedTexts(body.messages) };
+}
+
+/** User text (client-injected context taken out), assistant text, and the arguments of each call. */
+function trustedTexts(messages: readonly ChatMessage[]): string[] {
+  const texts: string[] = [];
+  for (const message of messages) {
+    if (message.role !== 'user' && message.role !== 'assistant') continue;
+    const own = message.role === 'user' ? withoutInjectedContext : (text: string) => text;
+    const add = (text: string) => {
+      const kept = own(text);
+      if (kept.length > 0) texts.push(kept);
+    };
+    const { content } = message;
+    if (typeof content === 'string') add(content);
+    else if (Array.isArray(content))
+      for (const part of content) if (part.type === 'text' && typeof part.text === 'string') add(part.text);
+    for (const call of message.tool_calls ?? []) {
+      const args = call.function.arguments;
+      add(typeof args === 'string' ? args : JSON.stringify(args));
+    }
+  }
+  return texts;
 }
 
 /** Texts that open every turn of one conversation: the leading system/developer messages and the first user message. */

@@ -1,14 +1,7 @@
 import { compressibleTool, type RequestContext, type ToolText } from '../context/context-block.js';
+import { withoutInjectedContext } from '../context/injected-context.js';
 import type { ResponseItem, ResponsesRequest } from './responses-body.js';
-
-/** Item types whose `output` is a tool's result, the only text the proxy rewrites in a Responses request. */
-const OUTPUT_ITEMS: ReadonlySet<string> = new Set([
-  'function_call_output',
-  'custom_tool_call_output',
-  'local_shell_call_output',
-]);
-/** Item types that are the agent's own calls (their names tell whose output follows). */
-const CALL_ITEMS: ReadonlySet<string> = new Set(['function_call', 'custom_tool_call']);
+import { CALL_READERS, type FoundText, isCompactionItem, OUTPUT_READERS } from './responses-items.js';
 
 /** The text parts of message content (a string, or parts carrying `text`). */
 function texts(content: unknown): string[] {
@@ -17,84 +10,121 @@ function texts(content: unknown): string[] {
   return content.filter((part) => typeof part?.text === 'string').map((part) => part.text as string);
 }
 
+/** An item's type; an input item without one is a message (the API's shorthand `{ role, content }`). */
+function typeOf(item: ResponseItem): string | undefined {
+  return item.type ?? (typeof item.role === 'string' ? 'message' : undefined);
+}
+
+/** The id of the call an output answers. */
+function callIdOf(item: ResponseItem): string | undefined {
+  if (typeof item.call_id === 'string') return item.call_id;
+  return typeof item.id === 'string' && item.type === 'local_shell_call_output' ? item.id : undefined;
+}
+
 /**
- * The context of a Responses request: tool outputs are the tool texts, instructions and system/developer/
- * user messages are trusted. Reasoning items (with their encrypted content), compaction items, item
- * references, assistant output and every unknown item type are never read or written.
+ * The context of a Responses request: the outputs OUTPUT_READERS knows are the tool texts. Reasoning
+ * items (with their encrypted content), compaction items, item references, messages and every item type
+ * the proxy does not know are never written. Items before the newest compaction item are not read by the
+ * API, so they are left out altogether: neither compressed nor put through the session.
  */
 export function responsesContext(body: ResponsesRequest, excludedTools: ReadonlySet<string>): RequestContext {
-  const toolTexts: ToolText[] = [];
-  const trustedTexts: string[] = [];
+  let toolTexts: ToolText[] = [];
+  let start = 0;
   const toolNames = new Map<string, string>();
-  if (body.instructions) trustedTexts.push(body.instructions);
-  if (typeof body.input === 'string') trustedTexts.push(body.input);
-  (Array.isArray(body.input) ? body.input : []).forEach((item, i) => {
-    const type = item.type ?? (typeof item.role === 'string' ? 'message' : undefined);
-    if (type === 'message' && item.role !== 'assistant') trustedTexts.push(...texts(item.content));
-    else if (
-      type &&
-      CALL_ITEMS.has(type) &&
-      typeof item.call_id === 'string' &&
-      typeof item.name === 'string'
-    ) {
-      toolNames.set(item.call_id, item.name);
-      trustedTexts.push(String(item.arguments ?? item.input ?? ''));
-    } else if (type && OUTPUT_ITEMS.has(type)) addOutput(item, i, toolNames, excludedTools, toolTexts);
+  const items = Array.isArray(body.input) ? body.input : [];
+  items.forEach((item, i) => {
+    const type = typeOf(item);
+    if (type === undefined) return;
+    if (isCompactionItem(item)) {
+      toolTexts = [];
+      start = i + 1;
+      return;
+    }
+    const call = CALL_READERS.get(type);
+    if (call) {
+      const name = call.name(item);
+      if (typeof item.call_id === 'string' && name !== undefined) toolNames.set(item.call_id, name);
+      return;
+    }
+    const output = OUTPUT_READERS.get(type);
+    if (!output) return;
+    const id = callIdOf(item);
+    const tool = (id === undefined ? undefined : toolNames.get(id)) ?? output.tool;
+    output.read(item, ['input', i], collector(id, tool, compressibleTool(tool, excludedTools), toolTexts));
   });
-  return { toolTexts, trustedTexts: () => trustedTexts };
+  const from = start;
+  return { toolTexts, trustedTexts: () => trustedTexts(body, items, from) };
 }
 
-function addOutput(
-  item: ResponseItem,
-  index: number,
-  toolNames: ReadonlyMap<string, string>,
-  excludedTools: ReadonlySet<string>,
+/** A FoundText that adds each text to `out`, writable when its tool may be compressed. */
+function collector(
+  id: string | undefined,
+  tool: string | undefined,
+  compressible: boolean,
   out: ToolText[],
-): void {
-  const id = typeof item.call_id === 'string' ? item.call_id : undefined;
-  const tool = id ? toolNames.get(id) : item.type === 'local_shell_call_output' ? 'local_shell' : undefined;
-  const compressible = compressibleTool(tool, excludedTools);
-  if (typeof item.output === 'string') {
+): FoundText {
+  return (holder, key, path) => {
     out.push({
       id,
       tool,
-      text: item.output,
-      path: ['input', index, 'output'],
+      text: holder[key] as string,
+      path,
       ...(compressible && {
         write: (text: string) => {
-          item.output = text;
+          holder[key] = text;
         },
       }),
     });
-    return;
-  }
-  if (!Array.isArray(item.output)) return;
-  (item.output as { type?: string; text?: unknown }[]).forEach((part, p) => {
-    if (part?.type !== 'input_text' || typeof part.text !== 'string') return;
-    out.push({
-      id,
-      tool,
-      text: part.text,
-      path: ['input', index, 'output', p, 'text'],
-      ...(compressible && {
-        write: (text: string) => {
-          part.text = text;
-        },
-      }),
-    });
-  });
+  };
 }
 
-/** Texts that open every turn of one conversation: the instructions and the first user message. */
+/**
+ * What the user asked and what the agent did, from the newest compaction on: user messages (without the
+ * context a client wraps into them, see withoutInjectedContext), the agent's own messages and the input
+ * of every call it made. Not `instructions`, not system or developer messages: a client sends those to
+ * every user (Codex's prompt, its permissions and skills lists), so they say nothing about this task.
+ */
+function trustedTexts(body: ResponsesRequest, items: readonly ResponseItem[], start: number): string[] {
+  const out: string[] = [];
+  const add = (text: string) => {
+    if (text.length > 0) out.push(text);
+  };
+  if (typeof body.input === 'string') add(withoutInjectedContext(body.input));
+  for (let i = start; i < items.length; i++) {
+    const item = items[i]!;
+    const type = typeOf(item);
+    if (type === 'message' && item.role === 'user')
+      for (const text of texts(item.content)) add(withoutInjectedContext(text));
+    else if (type === 'message' && item.role === 'assistant')
+      for (const text of texts(item.content)) add(text);
+    else if (type !== undefined) {
+      const call = CALL_READERS.get(type);
+      if (call) add(call.input(item));
+    }
+  }
+  return out;
+}
+
+/**
+ * Texts that open every turn of one conversation and tell it from others: the instructions, the
+ * client's own conversation key (`prompt_cache_key`, which Codex sets to its thread id), and the first
+ * user message that says something in the user's words. Codex's first user message is its
+ * `<environment_context>` (cwd, shell, date), the same for every conversation started in one folder on
+ * one day; keyed on that alone, they would all share one session.
+ */
 export function responsesRootTexts(body: ResponsesRequest): string[] {
   const root: string[] = [];
   if (body.instructions) root.push(body.instructions);
-  if (typeof body.input === 'string') root.push(body.input);
-  else {
-    const first = (body.input ?? []).find(
-      (item) => (item.type ?? 'message') === 'message' && item.role === 'user',
-    );
-    if (first) root.push(...texts(first.content));
+  if (typeof body.prompt_cache_key === 'string') root.push(body.prompt_cache_key);
+  if (typeof body.input === 'string') {
+    root.push(body.input);
+    return root;
   }
+  const users = (body.input ?? []).filter((item) => typeOf(item) === 'message' && item.role === 'user');
+  const first = users.find((item) =>
+    texts(item.content).some((text) => withoutInjectedContext(text).length > 0),
+  );
+  const opening = first ?? users[0];
+  if (opening) root.push(...texts(opening.content));
   return root;
 }

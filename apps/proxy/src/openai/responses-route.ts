@@ -6,12 +6,13 @@ import { sessionKey } from '../session/session-key.js';
 import { type ResponsesRequest, readResponsesRequest } from './responses-body.js';
 import { responsesContext, responsesRootTexts } from './responses-context.js';
 import { applyResponseSplices, offerResponsesTools, RESPONSES_TOOLS_ADDED } from './responses-distil.js';
+import { RESPONSES_TEXT_PATHS } from './responses-items.js';
 import { jsonResponses } from './responses-json.js';
 import { streamResponses } from './responses-stream.js';
 
 /** Responses requests: tool outputs are the texts rewritten (see responsesContext). */
 const RESPONSES: RequestDialect<ResponsesRequest> = {
-  patterns: new PathPatterns([['input', '*', 'output'], ['input', '*', 'output', '*', 'text'], ['tools']]),
+  patterns: new PathPatterns([...RESPONSES_TEXT_PATHS, ['tools']]),
   read: readResponsesRequest,
   splice: applyResponseSplices,
   context: responsesContext,

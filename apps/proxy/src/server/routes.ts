@@ -12,7 +12,12 @@ export interface ProviderRoute {
   readonly handle: (exchange: Exchange, body: Buffer) => Promise<void>;
 }
 
-/** The provider endpoints Distil rewrites, by `METHOD path` (query strings such as `?beta=true` ignored). */
+/**
+ * The provider endpoints Distil rewrites, by `METHOD path` (query strings such as `?beta=true` ignored).
+ * Every other path streams through untouched — on purpose `POST /v1/responses/compact` too: the provider
+ * compacts the client's own history, and the opaque compaction item it returns must reach the client as
+ * it was made (Distil then reads the compacted window the client sends next like any other request).
+ */
 export const PROVIDER_ROUTES: Readonly<Record<string, ProviderRoute>> = Object.freeze({
   'POST /v1/messages': {
     dialect: 'anthropic',

@@ -32,6 +32,12 @@ const MAX_BRANCHES = 4;
  * one per diverging history), the distil exchanges to splice back into later requests, and whether the
  * distil tools were ever offered (once offered they stay, so the tool list — the very start of the cached
  * prefix — never changes again).
+ *
+ * A history holds only what the provider shows the model. After a compaction (Anthropic `compaction`
+ * blocks, Responses `compaction` items) the context adapters hand over just the tool texts that follow
+ * it, so the request starts a new history (a branch that shares no prefix with the old one): nothing in
+ * it can be a back-reference or a delta against a block the model no longer sees, and its bytes stay
+ * stable from the compaction on.
  */
 export class ProxySession {
   readonly splices = new SpliceMemory();
