@@ -51,11 +51,15 @@ export function acceptanceChecks(s: SessionComparison): Check[] {
       pass: saved >= 0.6 && ref - saved <= 0.1,
       detail: `agent sent ${log.agentTokens}, upstream got ${log.upstreamTokens} (${pct(saved)} fewer); distil compress: ${s.reference?.tokens ?? 'n/a'} (${pct(ref)} fewer)`,
     });
-    const hidden = log.keyLinesVisible.filter((v) => !v).length;
+    const sent = log.keyLinesVisible.filter((v) => v !== null);
+    const hidden = sent.filter((v) => !v).length;
+    const cut = log.keyLinesVisible.length - sent.length;
     checks.push({
       name: 'every key line of the CI log visible (or expanded)',
       pass: hidden === 0,
-      detail: `${log.keyLinesVisible.length - hidden} of ${log.keyLinesVisible.length} visible; ${distil.expands} expand(s)`,
+      detail:
+        `${sent.length - hidden} of ${sent.length} the agent sent are visible; ${distil.expands} expand(s)` +
+        (cut > 0 ? `; ${cut} key line(s) the agent itself cut before sending` : ''),
     });
   } else {
     checks.push({ name: 'CI-log tool result found', pass: false, detail: 'no tool result held the CI log' });

@@ -95,7 +95,8 @@ export function formatSession(s: SessionComparison): string {
     out.push(
       `CI-log tool result: agent sent ${log.agentTokens} tokens, upstream got ${log.upstreamTokens}, ` +
         `distil compress on the same text ${s.reference?.tokens ?? 'n/a'} (${s.reference?.tier ?? ''} tier); ` +
-        `key lines visible ${log.keyLinesVisible.filter(Boolean).length}/${log.keyLinesVisible.length}`,
+        `key lines visible ${log.keyLinesVisible.filter((v) => v === true).length}/` +
+        `${log.keyLinesVisible.filter((v) => v !== null).length} of those the agent sent`,
     );
   }
   for (const [route, figures] of [

@@ -30,8 +30,11 @@ export interface CiLogFigures {
   readonly agentText: string;
   readonly agentTokens: number;
   readonly upstreamTokens: number;
-  /** Per key line of the log: visible in what the upstream got, or in an expansion. */
-  readonly keyLinesVisible: readonly boolean[];
+  /**
+   * Per key line of the log: visible in what the upstream got, or in an expansion; null when the agent's
+   * own result lacked it (Codex cuts long outputs before anyone else sees them).
+   */
+  readonly keyLinesVisible: readonly (boolean | null)[];
 }
 
 /** Everything one route of one session measured. */
@@ -129,8 +132,10 @@ export function routeFigures(run: RouteRun, template: WorkspaceTemplate): RouteF
       agentText: log.text,
       agentTokens: countTokens(log.text),
       upstreamTokens: countTokens(upstreamText),
-      keyLinesVisible: template.facts.keyLines.map(
-        (needle) => upstreamText.includes(needle) || expansions.some((text) => text.includes(needle)),
+      keyLinesVisible: template.facts.keyLines.map((needle) =>
+        log.text.includes(needle)
+          ? upstreamText.includes(needle) || expansions.some((text) => text.includes(needle))
+          : null,
       ),
     };
   }
