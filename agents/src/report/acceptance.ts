@@ -73,7 +73,7 @@ export function acceptanceChecks(s: SessionComparison): Check[] {
   checks.push({
     name: '>= 40% cheaper through Distil (prompt caching, expands and added tools included)',
     pass: cheaper >= 0.4,
-    detail: `direct $${direct.total.usd.toFixed(4)}, through $${distil.total.usd.toFixed(4)} (${pct(cheaper)} cheaper)`,
+    detail: `direct $${direct.total.usd.toFixed(4)}, through $${distil.total.usd.toFixed(4)} (${cheaper >= 0 ? `${pct(cheaper)} cheaper` : `${pct(-cheaper)} dearer`})`,
   });
   return checks;
 }

@@ -3,6 +3,8 @@ import { acceptanceChecks, type SessionComparison, savedShare } from './acceptan
 import type { ExchangeFigures } from './session-figures.js';
 
 const usd = (x: number): string => `$${x.toFixed(4)}`;
+const change = (saved: number, less: string, more: string): string =>
+  `${(100 * Math.abs(saved)).toFixed(1)}% ${saved >= 0 ? less : more}`;
 const tokens = (b: CallBill): string =>
   `${b.input}/${b.cacheWrite5m + b.cacheWrite1h}/${b.cacheRead}/${b.output}`;
 
@@ -80,9 +82,9 @@ export function formatSession(s: SessionComparison): string {
       'upstream got them; in/cw/cr/out = uncached input / cache write / cache read / output tokens billed)',
   );
   out.push(
-    `input tokens billed: direct ${dIn}, through Distil ${tIn} (${(100 * savedShare(dIn, tIn)).toFixed(1)}% fewer); ` +
+    `input tokens billed: direct ${dIn}, through Distil ${tIn} (${change(savedShare(dIn, tIn), 'fewer', 'more')}); ` +
       `cost: direct ${usd(direct.total.usd)}, through ${usd(distil.total.usd)} ` +
-      `(${(100 * savedShare(direct.total.usd, distil.total.usd)).toFixed(1)}% cheaper)`,
+      `(${change(savedShare(direct.total.usd, distil.total.usd), 'cheaper', 'dearer')})`,
   );
   if (distil.ledger) {
     out.push(
