@@ -2,6 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['packages/*', 'apps/*', 'datasets'],
+    projects: ['packages/*', 'apps/*', 'datasets', 'agents'],
   },
 });

@@ -1,0 +1,116 @@
+import { findStubs } from '@distil/core';
+import type { ScriptedReply } from '../wire/scripted-reply.js';
+import { BUGGY_LOOP, FIXED_LOOP, SOURCE_PATH } from '../workspace/lexer-project.js';
+import { CI_LOG_PATH } from '../workspace/workspace.js';
+import type { ConversationView, ToolCallSeen } from './conversation-view.js';
+import type { Toolbelt } from './toolbelt.js';
+
+/** How much of the session to play: the short one for CI, the long one for the bench. */
+export type SessionLength = 'short' | 'long';
+
+/** A scripted model: reads a request, answers the next step. Stateless: everything comes from the request. */
+export type ScriptedModel = (view: ConversationView) => ScriptedReply;
+
+const READ_LOG = `cat ${CI_LOG_PATH}`;
+const GREP_LOG = `grep -n -A 12 "✖" ${CI_LOG_PATH}`;
+const GREP_SYMBOL = 'grep -rn "readString" src test';
+const RUN_TESTS = 'node --test --test-reporter=spec test/';
+
+/** The failing test as a reader finds it: a ✖ line followed by an AssertionError, and the stack frame in a test file. */
+const FAILING_TEST_LINE = /✖ ([^\n]+?) \([\d.]+ms\)\n[^\n]*AssertionError/;
+const TEST_FRAME = /\(file:\/\/[^\s)]*?\/(test\/[\w./-]+\.test\.js):(\d+):\d+\)/;
+const PERSISTED_PATH = /<persisted-output>[\s\S]*?saved to: (\S+)/;
+
+/** What the model has found about the failure so far, from everything the request shows. */
+export interface FailureFinding {
+  readonly testName: string;
+  readonly location: string;
+}
+
+/** The failure as the visible tool results (expansions included) tell it, or null when they do not. */
+export function findFailure(view: ConversationView): FailureFinding | null {
+  const text = view.calls.map((call) => call.output ?? '').join('\n');
+  const test = FAILING_TEST_LINE.exec(text);
+  const frame = TEST_FRAME.exec(text);
+  if (!test || !frame) return null;
+  return { testName: test[1]!.trim(), location: `${frame[1]}:${frame[2]}` };
+}
+
+/**
+ * The lexer session: read the failed CI job's log (Claude Code saves a long Bash output to a file and
+ * shows a preview, so the model then Reads that file), find the failing test — expanding a fold with
+ * distil_expand when the failure is not visible and the tool is offered, or grepping the log when the
+ * agent cut its output — then read the module; the long session also greps for the function, edits it,
+ * re-reads it and runs the tests. The final answer names what the model found, so two runs that saw the
+ * same facts answer the same.
+ */
+export function lexerSession(tools: Toolbelt, length: SessionLength): ScriptedModel {
+  return (view) => {
+    // A request without tools is a client's side request (titles, summaries): answer it plainly.
+    if (view.offeredTools.size === 0) return { kind: 'final', text: 'Investigating a CI failure' };
+    const done = (match: (call: ToolCallSeen) => boolean): ToolCallSeen | undefined =>
+      view.calls.find((call) => !call.distil && call.output !== null && match(call));
+    const logRead = done((call) => tools.isShell(call, READ_LOG));
+    if (!logRead) return tools.shell(READ_LOG, 'Show the CI job log');
+    const persisted = PERSISTED_PATH.exec(logRead.output ?? '');
+    if (persisted && !done((call) => tools.isRead(call, persisted[1]!))) return tools.read(persisted[1]!);
+
+    let finding = findFailure(view);
+    if (!finding) {
+      const expand = nextExpand(view);
+      if (expand) return expand;
+      if (!done((call) => tools.isShell(call, GREP_LOG)))
+        return tools.shell(GREP_LOG, 'Find the failing test');
+    }
+    finding = findFailure(view);
+    if (length === 'long' && !done((call) => tools.isShell(call, GREP_SYMBOL))) {
+      return tools.shell(GREP_SYMBOL, 'Find readString');
+    }
+    const reads = view.calls.filter(
+      (call) => !call.distil && call.output !== null && tools.isRead(call, SOURCE_PATH),
+    );
+    if (reads.length === 0) return tools.read(SOURCE_PATH);
+    if (length === 'short') return { kind: 'final', text: answer(finding, null) };
+    if (!done((call) => tools.isEdit(call, SOURCE_PATH)))
+      return tools.edit(SOURCE_PATH, BUGGY_LOOP, FIXED_LOOP);
+    if (reads.length === 1) return tools.read(SOURCE_PATH);
+    const testRun = done((call) => tools.isShell(call, RUN_TESTS));
+    if (!testRun) return tools.shell(RUN_TESTS, 'Run the tests');
+    return { kind: 'final', text: answer(finding, testRun.output) };
+  };
+}
+
+/**
+ * The distil_expand call for the fold most likely to hide the failure, or null. A model reads a stub's
+ * surroundings: folds after the test step's start come first, then the rest, each expanded once.
+ */
+function nextExpand(view: ConversationView): ScriptedReply | null {
+  if (!view.offeredTools.has('distil_expand')) return null;
+  const expanded = new Set(
+    view.calls
+      .filter((call) => call.name === 'distil_expand')
+      .map((call) => (call.input as { handle?: unknown } | null)?.handle),
+  );
+  const candidates: { handle: string; afterTests: boolean }[] = [];
+  for (const call of view.calls) {
+    if (call.distil || call.output === null) continue;
+    const testsStart = call.output.indexOf('node --test');
+    for (const stub of findStubs(call.output)) {
+      if (expanded.has(stub.handle)) continue;
+      candidates.push({ handle: stub.handle, afterTests: testsStart !== -1 && stub.index > testsStart });
+    }
+  }
+  const pick = candidates.find((c) => c.afterTests) ?? candidates[0];
+  return pick ? { kind: 'tool', name: 'distil_expand', input: { handle: pick.handle } } : null;
+}
+
+function answer(finding: FailureFinding | null, testRun: string | null): string {
+  if (!finding) return 'I could not find the failing test in the CI log.';
+  const found = `The CI job fails in "${finding.testName}" at ${finding.location} (AssertionError).`;
+  if (testRun === null) return found;
+  const pass = /ℹ pass (\d+)/.exec(testRun)?.[1];
+  const fail = /ℹ fail (\d+)/.exec(testRun)?.[1];
+  const tests =
+    pass && fail ? `node --test now reports ${pass} pass, ${fail} fail.` : 'the test run printed no summary.';
+  return `${found} Fixed readString in ${SOURCE_PATH} to keep backslash-escaped characters; ${tests}`;
+}
