@@ -1,37 +1,23 @@
+import type { PreparedExchange } from '../exchange.js';
+import { runExpandLoop } from '../expand/expand-loop.js';
 import {
-  isEventStream,
-  type PreparedExchange,
-  postUpstream,
-  recordExchange,
-  savedTokensOf,
-} from '../exchange.js';
-import { ClientStream } from '../http/client-stream.js';
-import { streamErrorEvent } from '../http/provider-errors.js';
-import { distilHeaders, relayResponse } from '../http/relay.js';
-import { namedEvent, SseParser } from '../http/sse.js';
-import type { UpstreamResponse } from '../http/upstream.js';
-import { type BilledUsage, openaiResponsesUsage } from '../savings/billed-usage.js';
-import { continueStream, reportStreamFailure } from '../stream-rounds.js';
-import { sumChatUsage } from './chat-json.js';
+  brokenRound,
+  eventJson,
+  type RelayStep,
+  type SplicedRound,
+  StreamChannel,
+  type StreamSplicer,
+  upstreamError,
+} from '../expand/stream-channel.js';
+import type { ClientStream } from '../http/client-stream.js';
+import { namedEvent, type SseEvent } from '../http/sse.js';
+import { openaiResponsesUsage } from '../savings/billed-usage.js';
 import type { ResponseBody, ResponseItem, ResponsesRequest } from './responses-body.js';
-import {
-  answerResponseCalls,
-  continuationRequest,
-  isAgentItem,
-  isDistilItem,
-  RESPONSES_TOOLS_ADDED,
-  rememberResponseSplice,
-} from './responses-distil.js';
+import { isDistilItem } from './responses-distil.js';
+import { ResponsesTurn } from './responses-turn.js';
+import { sumUsageFields } from './usage-sum.js';
 
 type StreamEvent = Record<string, unknown> & { type?: string };
-
-/** What one upstream stream delivered. */
-interface ResponsesRound {
-  /** The terminal event's response (response.completed, or .incomplete / .failed). */
-  readonly response: ResponseBody | null;
-  readonly terminal: string | null;
-  readonly failure: string | null;
-}
 
 /** Lifecycle events a continuation must not repeat: the client already has its response object. */
 const OPENING = new Set(['response.created', 'response.in_progress', 'response.queued']);
@@ -42,161 +28,116 @@ const TERMINAL = new Set(['response.completed', 'response.incomplete', 'response
  * A streaming Responses request with the expand loop. Output items are relayed as they stream, except
  * distil function calls, which are held; continuation rounds skip their opening events, their output
  * indices continue the client's numbering, and every event the client gets carries the next sequence
- * number. The final `response.completed` carries the first response's id, every visible item and the
- * summed usage.
+ * number. The final terminal event carries the first response's id, every visible item and the summed
+ * usage; a response that ends other than completed is not continued.
  */
-export async function streamResponses(
+export function streamResponses(
   exchange: PreparedExchange,
   request: ResponsesRequest,
   body: Buffer | string,
   rewritten: boolean,
   link: (responseId: string) => void,
 ): Promise<void> {
-  const { rt, clock, session, outcome } = exchange;
-  const calls: BilledUsage[] = [];
-  const usages: Record<string, unknown>[] = [];
-  let expands = 0;
-  let model = exchange.model;
-  const upstream = await postUpstream(exchange, body, rewritten);
-  if (upstream.status !== 200 || !isEventStream(upstream)) {
-    await relayResponse(exchange.res, upstream, distilHeaders(clock, savedTokensOf(outcome)));
-    return;
-  }
-  const client = new ClientStream(exchange.res);
-  client.open(upstream, distilHeaders(clock, savedTokensOf(outcome)));
-  const splicer = new ResponsesSplicer(client, exchange.offered);
-  const visible: ResponseItem[] = [];
-  const history: ResponseItem[] = [];
-  const scope = { store: rt.store, handlesInContext: outcome.handles };
-  let firstId: string | null = null;
-  try {
-    let current: UpstreamResponse = upstream;
-    for (let round = 0; ; round++) {
-      const result = await splicer.relayRound(current, round === 0);
-      if (result.failure !== null || !result.response) {
-        await client.write(
-          streamErrorEvent('openai-responses', result.failure ?? 'upstream stream ended early'),
-        );
-        return;
-      }
-      const reply = result.response;
-      model = reply.model ?? model;
-      firstId ??= reply.id;
-      link(reply.id);
-      calls.push(openaiResponsesUsage(reply.usage));
-      usages.push(reply.usage ?? {});
-      const output = reply.output ?? [];
-      const distil = exchange.offered ? output.filter(isDistilItem) : [];
-      visible.push(...output.filter((item) => !distil.includes(item)));
-      history.push(...output);
-      if (distil.length === 0 || result.terminal !== 'response.completed') {
-        rememberResponseSplice(session, request, firstId, reply.id, visible, history, []);
-        await splicer.finish(
-          result.terminal ?? 'response.completed',
-          { ...reply, id: firstId },
-          visible,
-          usages,
-        );
-        return;
-      }
-      const outputs = await answerResponseCalls(output, scope, session);
-      expands += outputs.length;
-      if (output.some(isAgentItem) || round >= rt.config.expandLoopCap) {
-        rememberResponseSplice(session, request, firstId, reply.id, visible, history, outputs);
-        await splicer.finish('response.completed', { ...reply, id: firstId }, visible, usages);
-        return;
-      }
-      history.push(...outputs);
-      const next = continuationRequest(request, history, reply.id, outputs);
-      const following = await continueStream(exchange, client, 'openai-responses', next);
-      if (following === null) return;
-      current = following;
-    }
-  } catch (error) {
-    await reportStreamFailure(exchange, client, 'openai-responses', error);
-  } finally {
-    client.end();
-    recordExchange(exchange, 'openai', model, RESPONSES_TOOLS_ADDED, calls, expands);
-  }
+  const turn = new ResponsesTurn(exchange, request, link);
+  const splicer = (client: ClientStream) => new ResponsesSplicer(client, exchange.offered, turn);
+  const channel = new StreamChannel(exchange, 'openai-responses', splicer);
+  return runExpandLoop(exchange, turn, channel, body, rewritten);
 }
 
 /** Relays Responses event streams into one client stream (see streamResponses). */
-class ResponsesSplicer {
+class ResponsesSplicer implements StreamSplicer<ResponseBody> {
+  readonly completion = 'the response completed';
   #sequence = 0;
   #nextIndex = 0;
+  /** The id the first round's opening events gave the client. */
   #firstId: unknown;
+  /** The usage every round was billed, as the upstream wrote it. */
+  readonly #usages: Record<string, unknown>[] = [];
+  // The round being relayed: its number, its output indices (upstream → client's; null: held), and its
+  // terminal event once it came.
+  #round = 0;
+  #indices = new Map<number, number | null>();
+  #ending: { type: string; response: ResponseBody } | null = null;
 
+  /** `intercept`: whether distil calls are the proxy's to answer; `turn` holds what the client sees. */
   constructor(
     private readonly client: ClientStream,
     private readonly intercept: boolean,
+    private readonly turn: ResponsesTurn,
   ) {}
 
   async #emit(event: StreamEvent): Promise<void> {
     await this.client.write(namedEvent(String(event.type), { ...event, sequence_number: this.#sequence++ }));
   }
 
-  async relayRound(upstream: UpstreamResponse, first: boolean): Promise<ResponsesRound> {
-    const parser = new SseParser();
-    const indices = new Map<number, number | null>();
-    try {
-      for await (const chunk of upstream.body) {
-        for (const raw of parser.push(chunk as Buffer)) {
-          if (raw.data.length === 0) continue;
-          let event: StreamEvent;
-          try {
-            event = JSON.parse(raw.data) as StreamEvent;
-          } catch {
-            await this.client.write(raw.raw);
-            continue;
-          }
-          const type = event.type ?? raw.event ?? '';
-          if (type === 'error') {
-            const message = (event.message ??
-              (event.error as { message?: unknown } | undefined)?.message) as unknown;
-            return {
-              response: null,
-              terminal: null,
-              failure: typeof message === 'string' ? message : 'upstream stream error',
-            };
-          }
-          if (TERMINAL.has(type))
-            return { response: event.response as ResponseBody, terminal: type, failure: null };
-          if (OPENING.has(type)) {
-            if (first) {
-              this.#firstId ??= (event.response as { id?: unknown } | undefined)?.id;
-              await this.#emit(event);
-            }
-            continue;
-          }
-          if (typeof event.output_index !== 'number') {
-            await this.#emit(event);
-            continue;
-          }
-          const index = event.output_index;
-          if (type === 'response.output_item.added') {
-            const item = (event.item ?? {}) as ResponseItem;
-            indices.set(index, this.intercept && isDistilItem(item) ? null : this.#nextIndex++);
-          }
-          const mapped = indices.get(index);
-          if (mapped === null || mapped === undefined) continue;
-          await this.#emit({ ...event, output_index: mapped });
-        }
-      }
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      return { response: null, terminal: null, failure: `upstream stream broke: ${reason}` };
-    }
-    return { response: null, terminal: null, failure: 'upstream stream ended before the response completed' };
+  begin(round: number): void {
+    this.#round = round;
+    this.#indices = new Map();
+    this.#ending = null;
   }
 
-  /** Ends the client's stream with the terminal event, holding every visible item and the summed usage. */
-  async finish(
-    terminal: string,
-    response: ResponseBody,
-    output: readonly ResponseItem[],
-    usages: readonly Record<string, unknown>[],
-  ): Promise<void> {
-    const id = typeof this.#firstId === 'string' ? this.#firstId : response.id;
-    await this.#emit({ type: terminal, response: { ...response, id, output, usage: sumChatUsage(usages) } });
+  /** Relays an event renumbered; opening events of a continuation and distil call items are held. */
+  async relay(raw: SseEvent): Promise<RelayStep> {
+    if (raw.data.length === 0) return 'next';
+    const event = eventJson(raw.data) as StreamEvent | undefined;
+    if (event === undefined) {
+      await this.client.write(raw.raw);
+      return 'next';
+    }
+    const type = event.type ?? raw.event ?? '';
+    if (type === 'error') {
+      return upstreamError(event.message ?? (event.error as { message?: unknown } | undefined)?.message);
+    }
+    if (TERMINAL.has(type)) {
+      const response = event.response as ResponseBody | undefined;
+      if (!response) return { error: 'upstream stream ended early' };
+      this.#ending = { type, response };
+      return 'complete';
+    }
+    if (OPENING.has(type)) {
+      if (this.#round === 0) {
+        this.#firstId ??= (event.response as { id?: unknown } | undefined)?.id;
+        await this.#emit(event);
+      }
+      return 'next';
+    }
+    if (typeof event.output_index !== 'number') {
+      await this.#emit(event);
+      return 'next';
+    }
+    const index = event.output_index;
+    if (type === 'response.output_item.added') {
+      const item = (event.item ?? {}) as ResponseItem;
+      this.#indices.set(index, this.intercept && isDistilItem(item) ? null : this.#nextIndex++);
+    }
+    const mapped = this.#indices.get(index);
+    if (mapped !== null && mapped !== undefined) await this.#emit({ ...event, output_index: mapped });
+    return 'next';
+  }
+
+  /** The round's reply from its terminal event; a response that did not complete is not continued. */
+  end(failure: string | null): SplicedRound<ResponseBody> {
+    if (failure !== null) return brokenRound(failure);
+    const { type, response } = this.#ending!;
+    this.#usages.push(response.usage ?? {});
+    const usage = openaiResponsesUsage(response.usage);
+    return {
+      kind: 'reply',
+      reply: response,
+      usage,
+      model: response.model,
+      final: type !== 'response.completed',
+    };
+  }
+
+  /**
+   * Ends the client's stream with the last round's terminal event, holding the first response's id,
+   * every visible item and the summed usage.
+   */
+  async finish(): Promise<void> {
+    const { type, response } = this.#ending!;
+    const id = typeof this.#firstId === 'string' ? this.#firstId : this.turn.firstId;
+    const usage = sumUsageFields(this.#usages);
+    await this.#emit({ type, response: { ...response, id, output: this.turn.visible, usage } });
   }
 }
