@@ -256,16 +256,36 @@ describe('Anthropic SDK through the proxy', () => {
     expect(sent.at(-1).content[0].content).toBe(LOG);
   });
 
-  it('stops at the loop cap without showing a distil call', async () => {
-    for (let i = 0; i < 6; i++) upstream.script(expandFirstHandle(`round ${i}.`, `toolu_cap${i}`));
+  it('at the loop cap tells the model its expand budget is spent, then stops without showing a distil call', async () => {
+    for (let i = 0; i < 7; i++) upstream.script(expandFirstHandle(`round ${i}.`, `toolu_cap${i}`));
     const message = await client.messages.create({
       model: 'claude-sonnet-4-6',
       max_tokens: 100,
       messages: conversation(),
     });
-    expect(upstream.received).toHaveLength(6); // the first call plus five continuations (cap 5)
+    // The first call, five answered continuations (cap 5), and one last round whose calls were refused.
+    expect(upstream.received).toHaveLength(7);
+    const last = upstream.received.at(-1)!.json.messages.at(-1).content;
+    expect(last[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_cap5', is_error: true });
+    expect(last[0].content).toContain('not answered');
     expect(message.content.every((part) => part.type === 'text')).toBe(true);
     expect(message.stop_reason).toBe('end_turn');
+  });
+
+  it('at the loop cap the model can still go on with its own tools', async () => {
+    for (let i = 0; i < 6; i++) upstream.script(expandFirstHandle(`round ${i}.`, `toolu_go${i}`));
+    upstream.script({
+      kind: 'anthropic',
+      content: [{ type: 'tool_use', id: 'toolu_grep', name: 'bash', input: { cmd: 'grep ERROR log' } }],
+    });
+    const message = await client.messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      messages: conversation(),
+    });
+    expect(upstream.received).toHaveLength(7);
+    expect(message.stop_reason).toBe('tool_use');
+    expect(message.content.at(-1)).toMatchObject({ type: 'tool_use', id: 'toolu_grep', name: 'bash' });
   });
 
   it('relays upstream errors with their status, and mid-stream errors as error events', async () => {

@@ -231,16 +231,18 @@ describe('the expand loop on every API and transport', () => {
     });
 
     it(`${name}: at the loop cap the turn ends with every call priced and no distil call shown`, async () => {
-      for (let i = 0; i < 6; i++) upstream.script(round(api, `r${i}.`, A, true, `cap${i}`));
+      for (let i = 0; i < 7; i++) upstream.script(round(api, `r${i}.`, A, true, `cap${i}`));
       const { status, body } = await send(api, stream);
       expect(status).toBe(200);
-      expect(replyText(stream, body)).toBe('r0.r1.r2.r3.r4.r5.');
+      expect(replyText(stream, body)).toBe('r0.r1.r2.r3.r4.r5.r6.');
       expect(body).not.toContain('distil_expand');
+      // At the cap (5) the calls are refused with a note and the model is asked once more.
+      expect(upstream.received.at(-1)!.body).toContain('not answered');
       const record = seen.at(-1)!;
-      expect(record.upstreamCalls).toBe(6);
+      expect(record.upstreamCalls).toBe(7);
       // A stored Responses reply needs an output for each of its calls: the last ones are answered too,
       // and owed to the client's next request; the other APIs leave them unanswered.
-      expect(record.expands).toBe(api === 'responses' ? 6 : 5);
+      expect(record.expands).toBe(api === 'responses' ? 7 : 6);
     });
   }
 

@@ -100,6 +100,11 @@ export interface DistilCallScope {
   readonly store: Parameters<typeof expand>[0];
   /** Handles whose stubs appear in the context sent upstream; any other handle is answered as unknown. */
   readonly handlesInContext: ReadonlySet<string>;
+  /**
+   * Set (to the loop cap) once this turn's expand round trips are spent: every call then gets an error
+   * result that says so, and nothing is expanded.
+   */
+  readonly budgetSpent?: number;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -123,6 +128,15 @@ export async function answerDistilCall(
     };
   }
   const handle = parsed.data.handle;
+  if (scope.budgetSpent !== undefined) {
+    return {
+      text:
+        `${name}: not answered: this reply already made ${scope.budgetSpent} rounds of distil calls, the ` +
+        'most one reply may. Go on with what you have or with your own tools; the handle still works in ' +
+        'your next reply.',
+      isError: true,
+    };
+  }
   if (!scope.handlesInContext.has(handle)) return unknown(handle);
   try {
     if (name === 'distil_expand') {

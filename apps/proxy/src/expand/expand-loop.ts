@@ -7,8 +7,8 @@ import { RoundTally } from './round-tally.js';
 /**
  * How a turn ends, which decides what the client's reply says:
  * `answered` — the model's last reply made no distil call (or could not be continued): it is the end;
- * `capped`   — the loop cap was reached with distil calls only: they go unanswered and unseen, and the
- *              reply says the turn ended;
+ * `capped`   — past the loop cap (the model was told its expand budget is spent and still called only
+ *              distil tools): the calls go unanswered and unseen, and the reply says the turn ended;
  * `handed`   — the client must run calls of its own first: the distil answers wait for its next request.
  */
 export type EndingKind = 'answered' | 'capped' | 'handed';
@@ -117,10 +117,14 @@ export async function runExpandLoop<Reply>(
       const calls = turn.take(read.reply);
       let kind: EndingKind | null = null;
       if (calls.distil === 0 || read.final) kind = 'answered';
-      else if (!calls.agent && round >= cap && !turn.owesAtCap) kind = 'capped';
+      else if (!calls.agent && round > cap && !turn.owesAtCap) kind = 'capped';
       else {
-        tally.expands += await turn.answer(scope);
-        if (calls.agent || round >= cap) kind = 'handed';
+        // At the cap the model is told its expand budget is spent and asked once more, so it can go on
+        // with its own tools: ending the turn there would hand the agent an empty reply, a decision the
+        // model never made.
+        const spent = !calls.agent && round >= cap;
+        tally.expands += await turn.answer(spent ? { ...scope, budgetSpent: cap } : scope);
+        if (calls.agent || round > cap) kind = 'handed';
       }
       if (kind !== null) {
         turn.remember(kind);
