@@ -46,26 +46,31 @@ describe('the scripted lexer session', () => {
     });
   });
 
-  it('expands the fold after the test step when the failure is folded and distil_expand is offered', () => {
+  it('expands the folds after the test step at once when the failure is folded and distil_expand is offered', () => {
     const folded = [
       'npm ci output',
       '<< +12 lines, handle=dh_00000000000a >>',
       '##[group]Run node --test --test-reporter=spec test/',
       '<< +40 lines, handle=dh_00000000000b >>',
+      'ok 7 - parses pipes',
+      '<< +9 lines, handle=dh_00000000000c >>',
     ].join('\n');
     const seen = view(
       [call('exec_command', { cmd: 'cat ci/test-20.x.log' }, folded)],
       ['exec_command', 'distil_expand'],
     );
+    // The suspects (folds after the test step) in one reply, as parallel calls.
     expect(model(seen)).toEqual({
       kind: 'tool',
       name: 'distil_expand',
       input: { handle: 'dh_00000000000b' },
+      more: [{ name: 'distil_expand', input: { handle: 'dh_00000000000c' } }],
     });
     const expandedOnce = view(
       [
         call('exec_command', { cmd: 'cat ci/test-20.x.log' }, folded),
         call('distil_expand', { handle: 'dh_00000000000b' }, 'passing tests only', 'x1'),
+        call('distil_expand', { handle: 'dh_00000000000c' }, 'passing tests only', 'x2'),
       ],
       ['exec_command', 'distil_expand'],
     );
@@ -73,6 +78,7 @@ describe('the scripted lexer session', () => {
       kind: 'tool',
       name: 'distil_expand',
       input: { handle: 'dh_00000000000a' },
+      more: [],
     });
   });
 

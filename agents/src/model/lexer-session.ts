@@ -81,8 +81,10 @@ export function lexerSession(tools: Toolbelt, length: SessionLength): ScriptedMo
 }
 
 /**
- * The distil_expand call for the fold most likely to hide the failure, or null. A model reads a stub's
- * surroundings: folds after the test step's start come first, then the rest, each expanded once.
+ * The distil_expand calls for the folds most likely to hide the failure, in one reply, or null. A model
+ * reads a stub's surroundings: the folds after the test step's start are the suspects (all folds when
+ * none is), and it asks for all of them at once — both agents let the model call tools in parallel
+ * (Codex sends `parallel_tool_calls: true`) — each handle once per session.
  */
 function nextExpand(view: ConversationView): ScriptedReply | null {
   if (!view.offeredTools.has('distil_expand')) return null;
@@ -96,12 +98,13 @@ function nextExpand(view: ConversationView): ScriptedReply | null {
     if (call.distil || call.output === null) continue;
     const testsStart = call.output.indexOf('node --test');
     for (const stub of findStubs(call.output)) {
-      if (expanded.has(stub.handle)) continue;
+      if (expanded.has(stub.handle) || candidates.some((c) => c.handle === stub.handle)) continue;
       candidates.push({ handle: stub.handle, afterTests: testsStart !== -1 && stub.index > testsStart });
     }
   }
-  const pick = candidates.find((c) => c.afterTests) ?? candidates[0];
-  return pick ? { kind: 'tool', name: 'distil_expand', input: { handle: pick.handle } } : null;
+  const suspects = candidates.some((c) => c.afterTests) ? candidates.filter((c) => c.afterTests) : candidates;
+  const [first, ...rest] = suspects.map((c) => ({ name: 'distil_expand', input: { handle: c.handle } }));
+  return first ? { kind: 'tool', ...first, more: rest } : null;
 }
 
 function answer(finding: FailureFinding | null, testRun: string | null): string {

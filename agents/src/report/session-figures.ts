@@ -2,7 +2,7 @@ import { countTokens } from '@distil/core';
 import { type CallBill, sumBills } from '../billing/bill.js';
 import type { RouteRun } from '../run/run-session.js';
 import type { UpstreamCall } from '../upstream/fake-upstream.js';
-import type { ScriptedReply } from '../wire/scripted-reply.js';
+import { callsOf, type ScriptedReply } from '../wire/scripted-reply.js';
 import type { WorkspaceTemplate } from '../workspace/workspace.js';
 import { prefixBreak } from './prefix-breaks.js';
 import { readAgentRequest, resultsById } from './wire-views.js';
@@ -67,7 +67,8 @@ function describe(reply: ScriptedReply | null): string {
   const input =
     typeof reply.input === 'string' ? (reply.input.split('\n')[1] ?? '') : JSON.stringify(reply.input);
   const short = input.length > 60 ? `${input.slice(0, 57)}...` : input;
-  return `${reply.name} ${short}`;
+  const parallel = reply.kind === 'tool' && reply.more?.length ? ` (+${reply.more.length} more)` : '';
+  return `${reply.name}${parallel} ${short}`;
 }
 
 /** Computes a route's figures from what the tap and the fake upstream recorded. */
@@ -110,7 +111,13 @@ export function routeFigures(run: RouteRun, template: WorkspaceTemplate): RouteF
       exchange: request.exchange,
       action: describe(calls.at(-1)!.reply),
       calls: calls.length,
-      expands: calls.filter((c) => c.reply?.kind === 'tool' && c.reply.name.startsWith('distil_')).length,
+      expands: calls.reduce(
+        (sum, c) =>
+          c.reply?.kind === 'tool'
+            ? sum + callsOf(c.reply).filter((call) => call.name.startsWith('distil_')).length
+            : sum,
+        0,
+      ),
       newResults: { agentTokens, upstreamTokens },
       bill: sumBills(calls.map((c) => c.bill!)),
       busts: bustDetails.length,

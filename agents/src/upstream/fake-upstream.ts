@@ -13,7 +13,7 @@ import { messagesReplyJson, streamMessagesReply } from '../wire/anthropic-sse.js
 import { MessagesRequest } from '../wire/messages-request.js';
 import { ResponsesRequest } from '../wire/responses-request.js';
 import { replyItems, streamResponsesReply } from '../wire/responses-sse.js';
-import type { ScriptedReply } from '../wire/scripted-reply.js';
+import { callsOf, type ScriptedReply } from '../wire/scripted-reply.js';
 import { exchangeOf, readBody, recordableHeaders } from './http-body.js';
 
 /** The prompt of a billed call, kept for prefix comparisons (cache busts). */
@@ -272,6 +272,10 @@ function outputTokens(reply: ScriptedReply): number {
   const written =
     reply.kind === 'final'
       ? reply.text
-      : `${reply.name} ${typeof reply.input === 'string' ? reply.input : JSON.stringify(reply.input)}`;
+      : reply.kind === 'custom_tool'
+        ? `${reply.name} ${reply.input}`
+        : callsOf(reply)
+            .map((call) => `${call.name} ${JSON.stringify(call.input)}`)
+            .join('\n');
   return countTokens(`${thoughtFor(reply)}\n${written}`);
 }

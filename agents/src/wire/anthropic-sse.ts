@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { ReplyEnvelope, ScriptedReply } from './scripted-reply.js';
+import { callsOf, type ReplyEnvelope, type ScriptedReply } from './scripted-reply.js';
 
 /** Usage as Anthropic reports it: `input_tokens` excludes the cache buckets. */
 export interface AnthropicUsageReport {
@@ -13,6 +13,22 @@ export interface AnthropicUsageReport {
   readonly output_tokens: number;
 }
 
+/** The tool_use blocks of a call reply (several when the model calls tools in parallel). */
+function toolUses(
+  reply: Exclude<ScriptedReply, { kind: 'final' }>,
+  envelope: ReplyEnvelope,
+): { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }[] {
+  const id = `toolu_fake${envelope.serial}`;
+  if (reply.kind === 'custom_tool')
+    return [{ type: 'tool_use', id, name: reply.name, input: { input: reply.input } }];
+  return callsOf(reply).map((call, i) => ({
+    type: 'tool_use',
+    id: i === 0 ? id : `${id}_${i}`,
+    name: call.name,
+    input: call.input,
+  }));
+}
+
 function send(res: ServerResponse, event: string, data: object): void {
   res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
 }
@@ -20,7 +36,7 @@ function send(res: ServerResponse, event: string, data: object): void {
 /**
  * Streams one Messages reply with the event sequence the API sends (message_start, per block
  * content_block_start / deltas / content_block_stop, message_delta with stop_reason and usage,
- * message_stop): a signed thinking block, then either a tool_use block or a text block.
+ * message_stop): a signed thinking block, then the tool_use blocks (one per parallel call) or a text block.
  */
 export function streamMessagesReply(
   res: ServerResponse,
@@ -62,18 +78,18 @@ export function streamMessagesReply(
   if (reply.kind === 'final') {
     send(res, 'content_block_start', { index: 1, content_block: { type: 'text', text: '' } });
     send(res, 'content_block_delta', { index: 1, delta: { type: 'text_delta', text: reply.text } });
+    send(res, 'content_block_stop', { index: 1 });
   } else {
-    const input = reply.kind === 'tool' ? reply.input : { input: reply.input };
-    send(res, 'content_block_start', {
-      index: 1,
-      content_block: { type: 'tool_use', id: `toolu_fake${envelope.serial}`, name: reply.name, input: {} },
-    });
-    send(res, 'content_block_delta', {
-      index: 1,
-      delta: { type: 'input_json_delta', partial_json: JSON.stringify(input) },
+    toolUses(reply, envelope).forEach((block, i) => {
+      const index = i + 1;
+      send(res, 'content_block_start', { index, content_block: { ...block, input: {} } });
+      send(res, 'content_block_delta', {
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+      });
+      send(res, 'content_block_stop', { index });
     });
   }
-  send(res, 'content_block_stop', { index: 1 });
   send(res, 'message_delta', {
     delta: { stop_reason: reply.kind === 'final' ? 'end_turn' : 'tool_use', stop_sequence: null },
     usage: { ...input, output_tokens },
@@ -94,21 +110,13 @@ export function messagesReplyJson(
     thinking: envelope.thought,
     signature: Buffer.from(`sig:${envelope.serial}:${envelope.thought}`).toString('base64'),
   };
-  const block =
-    reply.kind === 'final'
-      ? { type: 'text', text: reply.text }
-      : {
-          type: 'tool_use',
-          id: `toolu_fake${envelope.serial}`,
-          name: reply.name,
-          input: reply.kind === 'tool' ? reply.input : { input: reply.input },
-        };
+  const blocks = reply.kind === 'final' ? [{ type: 'text', text: reply.text }] : toolUses(reply, envelope);
   return {
     id: `msg_fake${envelope.serial}`,
     type: 'message',
     role: 'assistant',
     model,
-    content: [thinking, block],
+    content: [thinking, ...blocks],
     stop_reason: reply.kind === 'final' ? 'end_turn' : 'tool_use',
     stop_sequence: null,
     usage,

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { ReplyEnvelope, ScriptedReply } from './scripted-reply.js';
+import { callsOf, type ReplyEnvelope, type ScriptedReply } from './scripted-reply.js';
 
 /** Usage as the Responses API reports it: `input_tokens` includes the cached ones. */
 export interface ResponsesUsageReport {
@@ -20,16 +20,17 @@ export function replyItems(reply: ScriptedReply, envelope: ReplyEnvelope): Recor
     encrypted_content: Buffer.from(`enc:${envelope.serial}:${envelope.thought}`).toString('base64'),
   };
   if (reply.kind === 'tool') {
+    const suffix = (i: number): string => (i === 0 ? `${envelope.serial}` : `${envelope.serial}_${i}`);
     return [
       reasoning,
-      {
+      ...callsOf(reply).map((call, i) => ({
         type: 'function_call',
-        id: `fc_fake${envelope.serial}`,
-        call_id: `call_fake${envelope.serial}`,
-        name: reply.name,
-        arguments: JSON.stringify(reply.input),
+        id: `fc_fake${suffix(i)}`,
+        call_id: `call_fake${suffix(i)}`,
+        name: call.name,
+        arguments: JSON.stringify(call.input),
         status: 'completed',
-      },
+      })),
     ];
   }
   if (reply.kind === 'custom_tool') {

@@ -1,6 +1,23 @@
+/** One function-tool call of a reply. */
+export interface ToolCallSpec {
+  readonly name: string;
+  readonly input: Record<string, unknown>;
+}
+
+/** Every call of a tool reply, in order: the first and any made beside it. */
+export function callsOf(reply: Extract<ScriptedReply, { kind: 'tool' }>): readonly ToolCallSpec[] {
+  return [{ name: reply.name, input: reply.input }, ...(reply.more ?? [])];
+}
+
 /** What the scripted model answers on one round, independent of the wire format. */
 export type ScriptedReply =
-  | { readonly kind: 'tool'; readonly name: string; readonly input: Record<string, unknown> }
+  | {
+      readonly kind: 'tool';
+      readonly name: string;
+      readonly input: Record<string, unknown>;
+      /** Further calls made in the same reply (parallel tool use), after the first. */
+      readonly more?: readonly ToolCallSpec[];
+    }
   /** A freeform (custom) tool call, e.g. Codex's `apply_patch`, whose input is raw text. */
   | { readonly kind: 'custom_tool'; readonly name: string; readonly input: string }
   | { readonly kind: 'final'; readonly text: string };
