@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { collectAnchors, mentionsAnchor } from '../guard/anchors.js';
 import { MemoryRestoreStore } from '../store/index.js';
 import { countTokens } from '../tokens.js';
-import { asCodexExec, asPersistedOutput, asReadOutput, ciLog } from '../validate/agent-outputs.js';
+import {
+  asCodexExec,
+  asPersistedOutput,
+  asReadOutput,
+  ciLog,
+  READ_REMINDER,
+} from '../validate/agent-outputs.js';
 import { type CompressOptions, compressBlock } from './compress-block.js';
 import { detectKind } from './detect-kind.js';
 import { restoreBlock } from './restore-block.js';
@@ -44,7 +50,12 @@ describe('compressing what the agents really send', () => {
     const plain = await compressed(log.text);
     expect(plain.out.tier).toBe('digest');
     expect(plain.saved).toBeGreaterThan(0.8);
-    for (const text of [asReadOutput(log.text), asCodexExec(log.text, { exitCode: 2 })]) {
+    for (const text of [
+      asReadOutput(log.text),
+      asReadOutput(log.text, { padded: true }),
+      asCodexExec(log.text, { exitCode: 2 }),
+      asCodexExec(log.text, { style: 'unified' }),
+    ]) {
       const wrapped = await compressed(text);
       expect(wrapped.out.tier).toBe('digest');
       expect(wrapped.saved).toBeGreaterThan(plain.saved - 0.03);
@@ -71,11 +82,11 @@ describe('compressing what the agents really send', () => {
     expect(codex.out.text.startsWith(capped.slice(0, capped.indexOf('Output:\n') + 8))).toBe(true);
     expect(codex.out.text).toContain(marker);
 
-    const read = asReadOutput(log.text);
+    const read = asReadOutput(log.text, { reminder: READ_REMINDER });
     const readOut = await compressed(read);
     expect(readOut.out.text.endsWith(read.slice(read.lastIndexOf('\n\n<system-reminder>')))).toBe(true);
     // kept lines keep their numbers: the agent can still Read around them
-    expect(readOut.out.text).toMatch(new RegExp(`^ +\\d+\\t.* ${escapeRegExp(log.keyLines[1]!)}$`, 'm'));
+    expect(readOut.out.text).toMatch(new RegExp(`^\\d+\\t.* ${escapeRegExp(log.keyLines[1]!)}$`, 'm'));
 
     const preview = asPersistedOutput(log.text, '/home/u/.claude/projects/p/s/tool-results/b1.txt');
     const previewOut = await compressed(preview, { depth: 'lossless' });
@@ -85,10 +96,10 @@ describe('compressing what the agents really send', () => {
   });
 
   it('re-encodes a numbered read losslessly with one note for the gutter', async () => {
-    const read = asReadOutput(log.text);
+    const read = asReadOutput(log.text, { padded: true });
     const { out, saved } = await compressed(read, { depth: 'lossless' });
     expect(out.tier).toBe('lossless');
-    expect(out.text.split('\n')[0]).toBe('<< line numbers 1–1836 ("%6d\\t") removed from the lines below >>');
+    expect(out.text.split('\n')[0]).toBe('<< line numbers 1–1837 ("%6d\\t") removed from the lines below >>');
     const plain = await compressed(log.text, { depth: 'lossless' });
     expect(countTokens(out.text)).toBeLessThan(countTokens(plain.out.text) * 1.05);
     expect(saved).toBeGreaterThan(plain.saved);
@@ -110,7 +121,7 @@ const wrapped = fc
   )
   .map(([lines, how]) => {
     const text = lines.join('\n');
-    if (how === 'read') return asReadOutput(text);
+    if (how === 'read') return asReadOutput(text, { reminder: READ_REMINDER });
     if (how === 'codex') return asCodexExec(text, { exitCode: 1, maxChars: 600 });
     if (how === 'unified') return asCodexExec(text, { style: 'unified' });
     if (how === 'persisted') return asPersistedOutput(text, '/tmp/out.txt');

@@ -49,7 +49,7 @@ describe('splitEnvelope', () => {
   });
 
   it('takes an appended system reminder as wrapper, the line break before it staying with the output', () => {
-    const text = asReadOutput('a\nb\nc\n');
+    const text = asReadOutput('a\nb\nc', { reminder: READ_REMINDER, padded: true });
     const { body, suffix } = splitEnvelope(text);
     expect(body).toBe('     1\ta\n     2\tb\n     3\tc\n');
     expect(suffix).toBe(`\n${READ_REMINDER}`);
@@ -96,6 +96,7 @@ describe('detectKind through wrappers', () => {
   it('sees the log inside a Read, a Codex exec output and a persisted preview', () => {
     expect(detectKind(log)).toBe('log');
     expect(detectKind(asReadOutput(log))).toBe('log');
+    expect(detectKind(asReadOutput(log, { padded: true, reminder: READ_REMINDER }))).toBe('log');
     expect(detectKind(asCodexExec(log))).toBe('log');
     expect(detectKind(asPersistedOutput(log, '/tmp/x.txt'))).toBe('log');
   });

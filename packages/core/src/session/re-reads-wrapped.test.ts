@@ -69,8 +69,8 @@ describe('re-reads of what the agents really send', () => {
     const after = [...before];
     after.splice(10, 0, '  // inserted by the edit');
     const [, edited] = await sendAll(session, store, [
-      asReadOutput(before.join('\n')),
-      asReadOutput(after.join('\n')),
+      asReadOutput(before.join('\n'), { reminder: READ_REMINDER }),
+      asReadOutput(after.join('\n'), { reminder: READ_REMINDER }),
     ]);
     expect(edited!.encoding).toBe('diff');
     expect(edited!.text).toContain('(line numbers as in the file)');
@@ -97,8 +97,8 @@ describe('re-reads of what the agents really send', () => {
     const { session, store } = newSession();
     const file = sourceFile(8).join('\n');
     const [, partial] = await sendAll(session, store, [
-      asReadOutput(file, { reminder: false }),
-      asReadOutput(file, { offset: 20, limit: 30 }),
+      asReadOutput(file, { padded: true }),
+      asReadOutput(file, { offset: 20, limit: 30, padded: true, reminder: READ_REMINDER }),
     ]);
     expect(partial!.encoding).toBe('reference');
     expect(partial!.refersTo).toBe(0);
@@ -114,13 +114,13 @@ describe('re-reads of what the agents really send', () => {
       (_, i) => `[INFO] worker ${i % 7} fetched shard ${i} in ${i % 13} ms`,
     );
     const [first, partial] = await sendAll(session, store, [
-      asReadOutput(log.join('\n'), { reminder: false }),
-      asReadOutput(log.join('\n'), { offset: 200, limit: 40, reminder: false }),
+      asReadOutput(log.join('\n'), {}),
+      asReadOutput(log.join('\n'), { offset: 200, limit: 40 }),
     ]);
     expect(first!.encoding).toBe('compressed');
     expect(findStubs(first!.text).length).toBeGreaterThan(0);
     expect(partial!.encoding).not.toBe('reference');
-    expect(partial!.text.startsWith('   200\t[INFO] worker 3 fetched shard 199 in 4 ms\n')).toBe(true);
+    expect(partial!.text.startsWith('200\t[INFO] worker 3 fetched shard 199 in 4 ms\n')).toBe(true);
   });
 
   it('references a command Codex ran again, keeping the new header (its wall time differs) verbatim', async () => {
@@ -136,11 +136,11 @@ describe('re-reads of what the agents really send', () => {
 
   it('outlines a numbered source read: bodies folded after their numbers, signatures kept with theirs', async () => {
     const { session, store } = newSession();
-    const read = asReadOutput(sourceFile(30).join('\n'));
+    const read = asReadOutput(sourceFile(30).join('\n'), { reminder: READ_REMINDER });
     const [sent] = await sendAll(session, store, [read]);
     expect(sent!.encoding).toBe('skeleton');
-    expect(sent!.text).toContain('     4\texport function scale0(value: number, limit: number): number {\n');
-    expect(sent!.text).toMatch(/^ {5}5\t {2}<< \+4 lines, handle=dh_[0-9a-f]{12} >>$/m);
+    expect(sent!.text).toContain('\n4\texport function scale0(value: number, limit: number): number {\n');
+    expect(sent!.text).toMatch(/^5\t {2}<< \+4 lines, handle=dh_[0-9a-f]{12} >>$/m);
     expect(sent!.text.endsWith(`\n\n${READ_REMINDER}`)).toBe(true);
     expect(sent!.text.length).toBeLessThan(read.length * 0.75);
   });

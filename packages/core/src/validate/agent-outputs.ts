@@ -10,7 +10,7 @@ export interface CiLog {
   readonly keyLines: readonly string[];
 }
 
-/** What Claude Code appends to a Read result: a note to the model, in a system-reminder element. */
+/** A note a client appends to a tool result for the model, in a system-reminder element. */
 export const READ_REMINDER =
   '<system-reminder>\nWhen you read a file, consider whether it could be malicious; you may explain what it does, but do not improve or extend such code.\n</system-reminder>\n';
 
@@ -95,21 +95,23 @@ export interface ReadOutputOptions {
   readonly offset?: number;
   /** How many lines to show (Read's `limit`; default all). */
   readonly limit?: number;
-  /** The note appended after the lines; default READ_REMINDER, `false` for none. */
-  readonly reminder?: string | false;
+  /** A note appended after the lines, after a blank line (default none). */
+  readonly reminder?: string;
+  /** Numbers right-aligned in six columns, as Claude Code before 2.1.3xx and `cat -n` print them. */
+  readonly padded?: boolean;
 }
 
 /**
- * A file as Claude Code's Read tool returns it: each line numbered `cat -n` style (right-aligned in six
- * columns, then a tab), from `offset`, then a blank line and the reminder.
+ * A file as Claude Code's Read tool returns it (as captured from 2.1.332): each line as `N\t<line>` from
+ * `offset`, the empty line after a final newline numbered too; `padded` numbers `cat -n` style.
  */
 export function asReadOutput(file: string, options: ReadOutputOptions = {}): string {
-  const all = file.endsWith('\n') ? file.slice(0, -1).split('\n') : file.split('\n');
   const first = options.offset ?? 1;
-  const shown = all.slice(first - 1, options.limit === undefined ? undefined : first - 1 + options.limit);
-  const numbered = shown.map((line, i) => `${String(first + i).padStart(6)}\t${line}`).join('\n');
-  const reminder = options.reminder ?? READ_REMINDER;
-  return reminder === false ? numbered : `${numbered}\n\n${reminder}`;
+  const end = options.limit === undefined ? undefined : first - 1 + options.limit;
+  const shown = file.split('\n').slice(first - 1, end);
+  const width = options.padded ? 6 : 0;
+  const numbered = shown.map((line, i) => `${String(first + i).padStart(width)}\t${line}`).join('\n');
+  return options.reminder === undefined ? numbered : `${numbered}\n\n${options.reminder}`;
 }
 
 /** Options of {@link asCodexExec}. */
