@@ -2,8 +2,8 @@ import { splitSegments } from '../pipeline/lines.js';
 
 /**
  * A line-number gutter: what a file-reading tool puts in front of each line. Claude Code's Read tool
- * prints `cat -n` style (`     1\tline`: the number right-aligned in six columns, then a tab), `nl -ba`
- * the same, older Claude Code `     1→line`, and some tools no padding (`1\tline`). The numbers count up by
+ * prints `1\tline` (recorded from 2.1.165 and 2.1.332; some versions wrote `     1→line`), `cat -n` and
+ * `nl -ba` right-align the number in six columns before the tab (`     1\tline`). The numbers count up by
  * one from `first` over the block's first `count` lines; what follows (a note the client appends) has none.
  */
 export interface LineNumbers {

@@ -97,7 +97,7 @@ export interface ReadOutputOptions {
   readonly limit?: number;
   /** A note appended after the lines, after a blank line (default none). */
   readonly reminder?: string;
-  /** Numbers right-aligned in six columns, as Claude Code before 2.1.3xx and `cat -n` print them. */
+  /** Numbers right-aligned in six columns, as `cat -n` and `nl -ba` print them. */
   readonly padded?: boolean;
 }
 
