@@ -1,25 +1,61 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { collectAnchors, mentionsAnchor } from './anchors.js';
+import { anchorsIn, collectAnchors, DEFAULT_ANCHORED_LINES } from './anchors.js';
 import { hasLocation } from './diagnostics.js';
+import { isElisionMarker } from './elision-markers.js';
 import { hasDenseToken } from './entropy.js';
 import { type GuardOptions, GuardReason, guardLines } from './guard-lines.js';
 import { hasIdentifier } from './identifiers.js';
 import { coarseShapeCounts } from './line-shape.js';
 import { isDiffChange, isDiffHeader, isSurprising } from './surprise.js';
 
+/**
+ * The anchor rule written out over lines: each token's lines counted, tokens on more than `maxLines`
+ * lines dropped, the rest taken rarest first (ties: first to appear) while the lines they anchor fit.
+ */
+function anchoredByLine(lines: readonly string[], anchors: ReadonlySet<string>, maxLines: number): boolean[] {
+  const found = lines.map((line) => anchorsIn(line, anchors));
+  const frequency = new Map<string, number>();
+  const first = new Map<string, number>();
+  found.forEach((tokens, i) => {
+    for (const t of tokens) {
+      frequency.set(t, (frequency.get(t) ?? 0) + 1);
+      if (!first.has(t)) first.set(t, i);
+    }
+  });
+  const order = [...frequency.keys()]
+    .filter((t) => frequency.get(t)! <= maxLines)
+    .sort((a, b) => frequency.get(a)! - frequency.get(b)! || first.get(a)! - first.get(b)!);
+  const anchored = lines.map(() => false);
+  let count = 0;
+  for (const t of order) {
+    const hits = found.map((tokens, i) => !anchored[i] && tokens.has(t));
+    const added = hits.filter(Boolean).length;
+    if (count + added > maxLines) continue;
+    hits.forEach((hit, i) => {
+      if (hit) anchored[i] = true;
+    });
+    count += added;
+  }
+  return anchored;
+}
+
 /** The guard line by line, every line judged on its own: what collapsing repeats must reproduce. */
 function guardLineByLine(lines: readonly string[], options: GuardOptions): Uint8Array {
   const reasons = new Uint8Array(lines.length);
   const { shapes, counts } = coarseShapeCounts(lines);
+  const anchored = options.anchors
+    ? anchoredByLine(lines, options.anchors, options.anchoredLines ?? DEFAULT_ANCHORED_LINES)
+    : lines.map(() => false);
   lines.forEach((line, i) => {
     if (line.length === 0) return;
     let r = 0;
     if (isSurprising(line)) r |= GuardReason.surprise;
     const diffHeader = (options.kind === 'diff' || line.startsWith('diff --git ')) && isDiffHeader(line);
     if (diffHeader || isDiffChange(line, options.kind)) r |= GuardReason.diffChange;
-    if (options.anchors && mentionsAnchor(line, options.anchors)) r |= GuardReason.anchor;
+    if (anchored[i]) r |= GuardReason.anchor;
     if (hasLocation(line)) r |= GuardReason.location;
+    if (isElisionMarker(line)) r |= GuardReason.elision;
     if (r === 0 && counts.get(shapes[i]!)! <= 2) {
       if (hasIdentifier(line)) r |= GuardReason.identifier;
       if (hasDenseToken(line)) r |= GuardReason.entropy;
@@ -100,6 +136,38 @@ describe('guardLines', () => {
     expect([...reasons].map((r) => (r & GuardReason.anchor) !== 0)).toEqual([false, true, false]);
   });
 
+  it('keeps a rarely named anchor, and lets a token on most lines anchor nothing', () => {
+    const anchors = collectAnchors(['why is the build cache of checkout_service stale?']);
+    const lines = [
+      ...Array.from({ length: 200 }, (_, i) => `restored build cache entry ${i} for module m${i}`),
+      'checkout_service: cache key changed, rebuilding',
+    ];
+    const anchor = [...guardLines(lines, { kind: 'log', anchors })].map(
+      (r) => (r & GuardReason.anchor) !== 0,
+    );
+    expect(anchor.at(-1)).toBe(true);
+    // `build` and `cache` are on 201 of 201 lines: they single out nothing
+    expect(anchor.slice(0, -1).some(Boolean)).toBe(false);
+  });
+
+  it('lets many anchors together single out at most the configured lines, rarest first', () => {
+    const words = Array.from({ length: 60 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${i}`);
+    // word k is on k + 1 lines: the rarer the word, the fewer lines it names
+    const lines = words.flatMap((w, k) => Array.from({ length: k + 1 }, (_, j) => `${w} step ${j}`));
+    const anchors = new Set(words);
+    for (const anchoredLines of [0, 5, 20, 50]) {
+      const reasons = guardLines(lines, { kind: 'log', anchors, anchoredLines });
+      const anchored = [...reasons].map((r) => (r & GuardReason.anchor) !== 0);
+      const count = anchored.filter(Boolean).length;
+      expect(count).toBeLessThanOrEqual(anchoredLines);
+      // the rarest words are the ones taken: 1 + 2 + … lines, as many as fit
+      let fit = 0;
+      for (let k = 0; fit + k + 1 <= anchoredLines; k++) fit += k + 1;
+      expect(count).toBe(fit);
+      if (anchoredLines > 0) expect(anchored[0]).toBe(true);
+    }
+  });
+
   it('guards the changed lines and headers of a diff, not its context', () => {
     const lines = [
       'diff --git a/x.ts b/x.ts',
@@ -128,15 +196,18 @@ describe('guardLines', () => {
       'Why does checkout_service restart?',
       `payload ${'x7Gq2'.repeat(90)}`,
       `payload ${'p3Lm9'.repeat(90)}`,
+      'last lines of the head…1834 tokens truncated…first lines of the tail',
+      '[... omitted 144 of 400 lines ...]',
     ];
-    const anchors = collectAnchors(['checkout_service']);
+    const anchors = collectAnchors(['checkout_service', 'revision 3f9c2a1b7e', 'token issued', 'payload']);
     fc.assert(
       fc.property(
         fc.array(fc.constantFrom(...pool), { maxLength: 40 }),
         fc.constantFrom<GuardOptions['kind']>('log', 'diff'),
         fc.boolean(),
-        (lines, kind, anchored) => {
-          const options = { kind, ...(anchored && { anchors }) };
+        fc.integer({ min: 0, max: 24 }),
+        (lines, kind, anchored, anchoredLines) => {
+          const options = { kind, anchoredLines, ...(anchored && { anchors }) };
           expect(guardLines(lines, options)).toEqual(guardLineByLine(lines, options));
         },
       ),

@@ -1,6 +1,7 @@
 import type { ContentKind } from '@distil/contract';
-import { mentionsAnchor } from './anchors.js';
+import { anchoredTexts, DEFAULT_ANCHORED_LINES } from './anchors.js';
 import { hasLocation } from './diagnostics.js';
+import { isElisionMarker } from './elision-markers.js';
 import { hasDenseToken } from './entropy.js';
 import { hasIdentifier } from './identifiers.js';
 import { coarseShape } from './line-shape.js';
@@ -15,6 +16,8 @@ export const GuardReason = Object.freeze({
   entropy: 8,
   anchor: 16,
   location: 32,
+  /** The producer's own note that output was cut here (Codex's `…N tokens truncated…`). */
+  elision: 64,
 });
 
 /** A shape seen at most this often in a block counts as standing out. */
@@ -24,6 +27,11 @@ export interface GuardOptions {
   readonly kind: ContentKind;
   /** Tokens named by the trusted side of the conversation (see collectAnchors). */
   readonly anchors?: ReadonlySet<string>;
+  /**
+   * Most lines the anchors may single out in this block (see anchoredTexts); default 20, the digest's
+   * default head plus tail. The pipeline passes its configured head plus tail.
+   */
+  readonly anchoredLines?: number;
   /** The lines' table (repeats collapsed, keywords found), when the caller has it already. */
   readonly table?: LineTable;
 }
@@ -32,7 +40,8 @@ export interface GuardOptions {
  * The salience guard (spec: salience protection): per line, the reasons it must survive tier 1, 0 when
  * none. Decided from the block's own text and the trusted anchors only.
  *
- * Surprise, diff changes, source locations and anchors guard a line outright. Identifier and entropy signals guard a line
+ * Surprise, diff changes, source locations, a producer's elision note and anchors guard a line outright (an anchor only where it
+ * singles lines out of this block, see anchoredTexts). Identifier and entropy signals guard a line
  * only when its shape is rare in the block: in a build log every download line carries a path and a
  * version, and guarding all of them would keep the noise; the one line with an id that appears nowhere
  * else is the one worth keeping.
@@ -42,41 +51,44 @@ export interface GuardOptions {
  */
 export function guardLines(lines: readonly string[], options: GuardOptions): Uint8Array {
   const { ids, texts, keywords } = options.table ?? lineTable(lines);
+  const repeats = new Int32Array(texts.length);
+  for (let i = 0; i < ids.length; i++) repeats[ids[i]!]!++;
+  const anchored = options.anchors
+    ? anchoredTexts(texts, repeats, options.anchors, options.anchoredLines ?? DEFAULT_ANCHORED_LINES)
+    : undefined;
   const judged = new Uint8Array(texts.length);
   let undecided = false;
   for (let u = 0; u < texts.length; u++) {
-    const r = outrightReasons(texts[u]!, keywords[u]!, options);
+    let r = outrightReasons(texts[u]!, keywords[u]!, options.kind);
+    if (anchored?.[u] === 1 && texts[u]!.length > 0) r |= GuardReason.anchor;
     judged[u] = r;
     if (r === 0 && texts[u]!.length > 0) undecided = true;
   }
-  if (undecided) guardRareIdentifiers(texts, ids, judged);
+  if (undecided) guardRareIdentifiers(texts, repeats, judged);
   const reasons = new Uint8Array(lines.length);
   for (let i = 0; i < lines.length; i++) reasons[i] = judged[ids[i]!]!;
   return reasons;
 }
 
 /** The reasons that guard a line whatever the rest of the block holds; `keywords`: its lineKeywords. */
-function outrightReasons(line: string, keywords: number, options: GuardOptions): number {
+function outrightReasons(line: string, keywords: number, kind: ContentKind): number {
   if (line.length === 0) return 0;
   let r = 0;
   if (isSurprising(line, keywords)) r |= GuardReason.surprise;
   // a diff printed inside a log (a formatter's complaint, a snapshot) is announced by its header
-  const diffHeader = (options.kind === 'diff' || line.startsWith('diff --git ')) && isDiffHeader(line);
-  if (diffHeader || isDiffChange(line, options.kind)) r |= GuardReason.diffChange;
-  const anchors = options.anchors;
-  if (anchors && mentionsAnchor(line, anchors)) r |= GuardReason.anchor;
+  const diffHeader = (kind === 'diff' || line.startsWith('diff --git ')) && isDiffHeader(line);
+  if (diffHeader || isDiffChange(line, kind)) r |= GuardReason.diffChange;
   if (hasLocation(line)) r |= GuardReason.location;
+  if (isElisionMarker(line)) r |= GuardReason.elision;
   return r;
 }
 
 /**
  * Identifier and entropy reasons, in `judged`, for the texts that have no other reason and whose coarse
- * shape is rare in the block (counted over every line, repeats included).
+ * shape is rare in the block (counted over every line: `repeats[u]` lines repeat text u).
  */
-function guardRareIdentifiers(texts: readonly string[], ids: Int32Array, judged: Uint8Array): void {
+function guardRareIdentifiers(texts: readonly string[], repeats: Int32Array, judged: Uint8Array): void {
   const shapes = texts.map(coarseShape);
-  const repeats = new Int32Array(texts.length);
-  for (let i = 0; i < ids.length; i++) repeats[ids[i]!]!++;
   const counts = new Map<number, number>();
   for (let u = 0; u < texts.length; u++) counts.set(shapes[u]!, (counts.get(shapes[u]!) ?? 0) + repeats[u]!);
   for (let u = 0; u < texts.length; u++) {

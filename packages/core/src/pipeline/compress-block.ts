@@ -9,13 +9,14 @@ import {
 } from '@distil/contract';
 import { guardLines } from '../guard/guard-lines.js';
 import { lineTable } from '../guard/line-table.js';
-import { analysisView } from '../guard/terminal-codes.js';
 import { foldRuns } from '../tier1/fold.js';
 import { fixedLines, selectLines } from '../tier1/select-lines.js';
 import { containsStubSyntax } from '../tier1/stub.js';
+import { analysisLines } from './analysis-lines.js';
 import { looksBinary } from './binary.js';
 import { splitSegments } from './lines.js';
 import { encodeLossless } from './lossless-block.js';
+import { hasEnvelope, splitEnvelope, type ToolEnvelope } from './tool-envelope.js';
 
 /** What compressing one block needs. Nothing here is shared between blocks except the read-only parts. */
 export interface CompressOptions {
@@ -65,7 +66,9 @@ const unchanged = (block: Block, note: string): CompressedBlock => ({
  * Compresses one block, deterministically and from its own text alone: the same block gives the same
  * bytes whatever other blocks exist (spec/threat-model.txt: no shared budget). Logs and tool outputs get
  * the reversible digest (tier 1) when it folds anything; otherwise, and for JSON, the lossless tier
- * (tier 0) re-encodes the block and closes it with the handle of the exact original.
+ * (tier 0) re-encodes the block and closes it with the handle of the exact original. A client's wrapper
+ * around the tool's output (tool-envelope.ts: Codex's exec header, Claude Code's persisted-output frame,
+ * an appended system reminder) goes out verbatim; only the output inside it is compressed.
  */
 export async function compressBlock(block: Block, options: CompressOptions): Promise<CompressedBlock> {
   const { text, kind } = block;
@@ -75,17 +78,20 @@ export async function compressBlock(block: Block, options: CompressOptions): Pro
   // A block that already prints stub syntax could make a restore substitute the wrong span; it is
   // passed through whole (a denial of savings, never a wrong expansion).
   if (containsStubSyntax(text)) return unchanged(block, 'contains stub syntax: passed through');
+  const envelope = splitEnvelope(text);
   if (options.depth !== 'lossless' && FOLDABLE_KINDS.has(kind)) {
-    const digest = await digestBlock(block, options);
+    const digest = await digestBlock(block, envelope, options);
     if (typeof digest !== 'string') return digest;
     if (digest === COLLISION) return unchanged(block, digest);
   }
   const lossless = await encodeLossless(block, {
+    envelope,
     store: options.store,
     keepModel: options.keepModel,
     // as a fallback of the default depth, lines the keep model would keep stay verbatim too
     ...(options.depth !== 'lossless' && { keepThreshold: options.tiers.keepThreshold }),
     anchors: options.anchors,
+    anchoredLines: anchoredLines(options.tiers),
   }).catch((error: unknown) => {
     if (error instanceof HandleCollisionError) return null;
     throw error;
@@ -94,18 +100,31 @@ export async function compressBlock(block: Block, options: CompressOptions): Pro
   return { text: lossless.text, handles: [lossless.handle], tier: 'lossless', kind };
 }
 
+/** The lines anchors may single out in one block: as many as the digest's head and tail show anyway. */
+const anchoredLines = (tiers: TierConfig): number => tiers.headLines + tiers.tailLines;
+
 const COLLISION = 'short-handle collision refused by the store: passed through';
 
 /**
- * Tier 1 for one block: keeps head, tail, verdicts, guarded lines and lines the KeepModel scores high,
- * and folds the rest behind stubs. A string when nothing was folded (why), for the lossless tier to try.
+ * Tier 1 for one block: keeps head, tail, verdicts, guarded lines and lines the KeepModel scores high of
+ * the tool's output (the envelope's body), and folds the rest behind stubs. A string when nothing was
+ * folded (why), for the lossless tier to try.
  */
-async function digestBlock(block: Block, options: CompressOptions): Promise<CompressedBlock | string> {
-  const { segments, lines: raw } = splitSegments(block.text);
+async function digestBlock(
+  block: Block,
+  envelope: ToolEnvelope,
+  options: CompressOptions,
+): Promise<CompressedBlock | string> {
+  const { segments, lines: raw } = splitSegments(envelope.body);
   if (raw.length < options.tiers.minLines) return 'short block';
-  const lines = raw.map(analysisView);
+  const lines = analysisLines(raw);
   const table = lineTable(lines);
-  const guard = guardLines(lines, { kind: block.kind, anchors: options.anchors, table });
+  const guard = guardLines(lines, {
+    kind: block.kind,
+    anchors: options.anchors,
+    anchoredLines: anchoredLines(options.tiers),
+    table,
+  });
   const fixed = fixedLines(lines, guard, options.tiers, table);
   const scores = await scoreUndecided(options.keepModel, lines, block.kind, guard, fixed);
   const keep = selectLines({ lines, guard, fixed, scores }, options.tiers);
@@ -117,7 +136,8 @@ async function digestBlock(block: Block, options: CompressOptions): Promise<Comp
   });
   if (folded === null) return COLLISION;
   if (folded.handles.length === 0) return 'nothing worth folding';
-  return { text: folded.text, handles: folded.handles, tier: 'digest', kind: block.kind };
+  const text = hasEnvelope(envelope) ? envelope.prefix + folded.text + envelope.suffix : folded.text;
+  return { text, handles: folded.handles, tier: 'digest', kind: block.kind };
 }
 
 /**

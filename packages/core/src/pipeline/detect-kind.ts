@@ -1,4 +1,6 @@
 import type { ContentKind } from '@distil/contract';
+import { findLineNumbers, stripLineNumbers, withoutLineNumbers } from '../tier0/line-numbers.js';
+import { splitEnvelope } from './tool-envelope.js';
 
 const SAMPLE_LINES = 200;
 const DIFF_HEADER =
@@ -12,26 +14,45 @@ const LOG_LINE =
  * Guesses what a block holds when its producer did not say, from a sample of its lines: JSON when the
  * whole text parses as an object or array, a unified diff by its headers, source code by declaration
  * lines, a log by timestamps and levels, otherwise a generic tool output. Cheap: at most a few hundred
- * lines are looked at, and JSON is only parsed when the text starts like JSON.
+ * lines are looked at, and JSON is only parsed when the text starts like JSON. What is judged is the
+ * tool's own output: a client's wrapper (tool-envelope.ts) and a file read's line numbers are not part
+ * of it, so a numbered read of a log is a log and Codex's exec header does not hide a JSON answer.
  */
 export function detectKind(text: string): ContentKind {
-  const trimmed = text.trimStart();
-  if ((trimmed.startsWith('{') || trimmed.startsWith('[')) && parsesAsJson(trimmed)) return 'json';
-  const lines = sampleLines(text);
-  if (lines.length === 0) return 'tool_output';
+  const { body } = splitEnvelope(text);
+  const trimmed = body.trimStart();
+  const jsonLike = (t: string): boolean => t.startsWith('{') || t.startsWith('[');
+  if (jsonLike(trimmed) && parsesAsJson(trimmed)) return 'json';
+  const lines = sampleLines(body);
+  if (lines.numbered) {
+    const plain = stripLineNumbers(body)?.text.trimStart();
+    if (plain !== undefined && jsonLike(plain) && parsesAsJson(plain)) return 'json';
+  }
+  if (lines.sample.length === 0) return 'tool_output';
   let diff = 0;
   let source = 0;
   let log = 0;
-  for (const line of lines) {
+  for (const line of lines.sample) {
     if (DIFF_HEADER.test(line)) diff++;
     else if (SOURCE_LINE.test(line)) source++;
     if (LOG_LINE.test(line)) log++;
   }
-  const n = lines.length;
-  if (diff >= 2 && /^(?:diff --git |--- )/m.test(text.slice(0, 4096))) return 'diff';
+  const n = lines.sample.length;
+  if (diff >= 2 && startsLikeDiff(lines.sample)) return 'diff';
   if (log / n >= 0.3) return 'log';
   if (source / n >= 0.08 && source >= 3) return 'source';
   return 'tool_output';
+}
+
+/** A diff's file header within the first 4 KiB of lines. */
+function startsLikeDiff(sample: readonly string[]): boolean {
+  let chars = 0;
+  for (const line of sample) {
+    if (/^(?:diff --git |--- )/.test(line)) return true;
+    chars += line.length + 1;
+    if (chars >= 4096) return false;
+  }
+  return false;
 }
 
 function parsesAsJson(text: string): boolean {
@@ -43,7 +64,10 @@ function parsesAsJson(text: string): boolean {
   }
 }
 
-function sampleLines(text: string): string[] {
-  const lines = text.split(/\r\n|\r|\n/, SAMPLE_LINES * 4).filter((l) => l.trim().length > 0);
-  return lines.slice(0, SAMPLE_LINES);
+/** The first non-blank lines (line numbers cut off), and whether the text carried a gutter. */
+function sampleLines(text: string): { sample: string[]; numbered: boolean } {
+  const raw = text.split(/\r\n|\r|\n/, SAMPLE_LINES * 4);
+  const numbers = findLineNumbers(raw);
+  const lines = withoutLineNumbers(raw, numbers).filter((l) => l.trim().length > 0);
+  return { sample: lines.slice(0, SAMPLE_LINES), numbered: numbers !== null };
 }

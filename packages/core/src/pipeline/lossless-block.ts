@@ -1,9 +1,10 @@
 import type { Block, Handle, KeepModel, RestoreStore } from '@distil/contract';
 import { guardLines } from '../guard/guard-lines.js';
-import { analysisView } from '../guard/terminal-codes.js';
 import { losslessEncode } from '../tier0/lossless.js';
 import { isVerdict } from '../tier1/verdicts.js';
+import { analysisLines } from './analysis-lines.js';
 import { splitSegments } from './lines.js';
+import { splitEnvelope, type ToolEnvelope } from './tool-envelope.js';
 
 /** A lossless re-encoding must save at least this share of the characters to be worth its trailer. */
 const MIN_SAVING = 0.1;
@@ -36,6 +37,10 @@ export interface LosslessOptions {
    */
   readonly keepThreshold?: number;
   readonly anchors?: ReadonlySet<string>;
+  /** Most lines the anchors may single out (see anchoredTexts; default 20). */
+  readonly anchoredLines?: number;
+  /** The block split into client wrapper and tool output, when the caller has it (see splitEnvelope). */
+  readonly envelope?: ToolEnvelope;
 }
 
 /**
@@ -43,15 +48,16 @@ export interface LosslessOptions {
  * fields lifted out — every value kept, readable by a model. Lines the salience guard protects, verdicts
  * and lines the keep model would keep stay verbatim: folding them into a template table would keep their
  * values but hide the line an agent looks for. Null when nothing applies or the saving would not pay
- * for the trailer.
+ * for the trailer. Only the tool's output is re-encoded: a client's wrapper around it stays as it is.
  */
 export async function encodeLossless(block: Block, options: LosslessOptions): Promise<LosslessBlock | null> {
   const { text, kind } = block;
   const { store } = options;
   if (kind === 'source') return null;
-  const { lines } = splitSegments(text);
-  const view = lines.map(analysisView);
-  const protect = guardLines(view, { kind, anchors: options.anchors });
+  const { prefix, body: output, suffix } = options.envelope ?? splitEnvelope(text);
+  const { lines } = splitSegments(output);
+  const view = analysisLines(lines);
+  const protect = guardLines(view, { kind, anchors: options.anchors, anchoredLines: options.anchoredLines });
   const threshold = options.keepThreshold;
   const scores = threshold === undefined ? undefined : await options.keepModel.scoreLines(view, kind);
   for (let i = 0; i < view.length; i++) {
@@ -59,10 +65,13 @@ export async function encodeLossless(block: Block, options: LosslessOptions): Pr
     // guard reasons are bit flags; the encoder takes 1 for "leave verbatim"
     protect[i] = protect[i] !== 0 || isVerdict(view[i]!) || kept ? 1 : 0;
   }
-  const encoded = losslessEncode(text, kind, protect);
+  const encoded = losslessEncode(output, kind, protect);
   if (encoded.transforms.length === 0) return null;
   const handle = await store.put(new TextEncoder().encode(text));
-  const body = encoded.text.endsWith('\n') ? encoded.text : `${encoded.text}\n`;
+  // the client's lines after the output start a line of their own, as they did
+  const ends = suffix.length === 0 || /[\r\n]$/.test(encoded.text) ? '' : '\n';
+  const wrapped = prefix + encoded.text + ends + suffix;
+  const body = wrapped.endsWith('\n') ? wrapped : `${wrapped}\n`;
   const out = `${body}${formatLosslessTrailer(encoded.transforms, handle)}\n`;
   if (out.length > text.length * (1 - MIN_SAVING)) return null;
   return { text: out, handle, transforms: encoded.transforms };

@@ -1,5 +1,6 @@
 import { type Handle, handleFor, type RestoreStore } from '@distil/contract';
 import { restoreBlock } from '../pipeline/restore-block.js';
+import { splitEnvelope } from '../pipeline/tool-envelope.js';
 import type { SentBlock } from './sent-block.js';
 import type { Definition } from './source-outline.js';
 
@@ -16,9 +17,38 @@ export function exactReference(earlier: EarlierBlock, lines: number, handle: Han
   return `<< same as ${at(earlier)}: ${lines} lines unchanged, handle=${handle} >>`;
 }
 
-/** The first line of a diff reference; the unified diff against the earlier version follows it. */
-export function diffReference(earlier: EarlierBlock, handle: Handle, delta: string): string {
-  return `<< re-read of ${at(earlier)} with changes; unified diff against it below, handle=${handle} >>\n${delta}`;
+/**
+ * A partial re-read (Read's offset/limit) of lines an earlier read already showed, unchanged: a pointer
+ * to them, numbered as the file numbers them.
+ */
+export function rangeReference(earlier: EarlierBlock, first: number, last: number, handle: Handle): string {
+  return `<< lines ${first}–${last} as in ${at(earlier)}: unchanged, handle=${handle} >>`;
+}
+
+/**
+ * The first line of a diff reference; the unified diff against the earlier version follows it. For a
+ * numbered read (`numbered`) the diff is of the lines without their numbers, its hunks numbered as the
+ * file is.
+ */
+export function diffReference(
+  earlier: EarlierBlock,
+  handle: Handle,
+  delta: string,
+  numbered = false,
+): string {
+  const against = numbered
+    ? 'unified diff against it below (line numbers as in the file)'
+    : 'unified diff against it below';
+  return `<< re-read of ${at(earlier)} with changes; ${against}, handle=${handle} >>\n${delta}`;
+}
+
+/** A unified diff's hunks renumbered by `by` lines (a read that starts at line `by + 1`). */
+export function shiftHunks(delta: string, by: number): string {
+  if (by === 0) return delta;
+  return delta.replace(
+    /^@@ -(\d+)((?:,\d+)?) \+(\d+)((?:,\d+)?) @@$/gm,
+    (_, a: string, b: string, c: string, d: string) => `@@ -${Number(a) + by}${b} +${Number(c) + by}${d} @@`,
+  );
 }
 
 /** A re-read whose top-level definitions all match the earlier version's syntax trees. */
@@ -46,10 +76,14 @@ export function astDeltaReference(
   return out;
 }
 
-/** The unified diff carried by a `diff` block (everything after its first line). */
+/** The unified diff carried by a `diff` block (after its reference line, before a client's wrapper). */
 export function deltaOf(sent: SentBlock): string {
   if (sent.encoding !== 'diff') throw new Error(`block #${sent.position + 1} is not a diff`);
-  return sent.text.slice(sent.text.indexOf('\n') + 1);
+  const header = /^<< re-read of #[^\n]*\n/m.exec(sent.text);
+  if (!header) throw new Error(`block #${sent.position + 1} has no diff reference`);
+  const rest = sent.text.slice(header.index + header[0].length);
+  const { suffix } = splitEnvelope(sent.block.text);
+  return suffix.length > 0 && rest.endsWith(suffix) ? rest.slice(0, -suffix.length) : rest;
 }
 
 /**

@@ -3,12 +3,15 @@ import { countTokens } from '../tokens.js';
 import { compareSource } from './ast-delta.js';
 import type { BlockCompressor } from './block-compressor.js';
 import { ReReadIndex } from './re-read-index.js';
+import { ReadView } from './read-view.js';
 import {
   astDeltaReference,
   astUnchangedReference,
   diffReference,
   type EarlierBlock,
   exactReference,
+  rangeReference,
+  shiftHunks,
 } from './references.js';
 import type { SentBlock, SentEncoding } from './sent-block.js';
 import { type SkeletonOptions, skeletonDigest } from './skeleton.js';
@@ -66,6 +69,8 @@ interface Remembered {
   readonly original: string;
   /** Carries no decision marker: only inert blocks are ever referenced (spec: cross-turn dedup). */
   readonly inert: boolean;
+  /** The tool's output without the client's wrapper and line numbers, as re-reads compare it. */
+  readonly view: ReadView;
 }
 
 /**
@@ -74,8 +79,12 @@ interface Remembered {
  * is first added, and sent with the same bytes in every later turn, so the prompt cache's prefix match
  * survives. Only the new suffix is ever transformed:
  *   exact re-send            → back-reference to the earlier occurrence;
+ *   partial re-read          → back-reference to the lines of an earlier read that showed them;
  *   near-duplicate re-read   → reference + unified diff (or, for source, the definitions that changed);
  *   anything else            → the block compressor (or a skeleton, for a large source file).
+ * Re-reads are matched on the tool's output alone (see ReadView): a client's wrapper (Codex's exec
+ * header, a reminder) goes out verbatim around the reference, and a file read's line numbers are cut
+ * off before comparing, so an edit that shifts every later number is still a one-hunk diff.
  * A block with a `DECISION:` line is never referenced and never referenced to. Everything stays
  * reversible: the original of every reference and delta is put in the RestoreStore under its handle.
  */
@@ -126,9 +135,12 @@ export class Session {
   private async encodeBlock(block: Block, turn: number): Promise<SentBlock> {
     const position = this.sent.length;
     const text = block.text;
-    const { handle, digest } = addressOf(text);
+    const { handle } = addressOf(text);
+    const view = new ReadView(text);
+    // exact re-sends are matched on the tool's output: Codex's header differs on every run
+    const digest = view.wrapped ? addressOf(view.body).digest : addressOf(text).digest;
     const inert = !text.includes(DECISION_MARKER);
-    const lines = text.split('\n');
+    const lines = view.plain.split('\n');
     const record = (
       encoding: SentEncoding,
       out: string,
@@ -145,7 +157,7 @@ export class Session {
         turn,
         ...(refersTo !== undefined ? { refersTo } : {}),
       };
-      this.sent.push({ sent, original: text, inert });
+      this.sent.push({ sent, original: text, inert, view });
       if (inert && !this.byDigest.has(digest)) this.byDigest.set(digest, position);
       if (inert && text.length >= this.minReferenceChars) this.reReads.add(position, lines);
       return sent;
@@ -165,18 +177,27 @@ export class Session {
       const earlier = this.byDigest.get(digest);
       if (earlier !== undefined && !this.showsStickyFolded(earlier)) {
         await this.keep(text);
-        return record('reference', exactReference(this.at(earlier), lines.length, handle), [handle], earlier);
+        const reference = exactReference(this.at(earlier), view.body.split('\n').length, handle);
+        return record('reference', view.wrapLine(reference), [handle], earlier);
+      }
+      const range = view.numbers === null ? null : this.shownRange(view);
+      if (range) {
+        await this.keep(text);
+        const reference = rangeReference(this.at(range.entry), range.first, range.last, handle);
+        return record('reference', view.wrapLine(reference), [handle], range.entry);
       }
     }
 
     if (referable && this.options.cacheDelta !== false) {
       const match = this.reReads.best(lines, this.options.minShare ?? 0.5);
       const earlier = match ? this.sent[match.entry] : undefined;
-      if (match && earlier?.inert && !this.showsStickyFolded(match.entry)) {
-        const delta = await this.delta(earlier, text, lines.length, handle, match.share);
+      // a diff's line numbers mean the same in both versions only when both start at the same line
+      const aligned = earlier?.view.firstNumber === view.firstNumber;
+      if (match && earlier?.inert && aligned && !this.showsStickyFolded(match.entry)) {
+        const delta = await this.delta(earlier, view, lines.length, handle, match.share);
         if (delta && delta.text.length <= this.maxDeltaRatio * text.length) {
           await this.keep(text);
-          return record(delta.encoding, delta.text, [handle], match.entry);
+          return record(delta.encoding, view.wrap(delta.text), [handle], match.entry);
         }
       }
     }
@@ -201,28 +222,38 @@ export class Session {
   }
 
   /**
-   * The cheapest delta of `text` against an earlier version: a unified diff, or for Python and
-   * TypeScript/JavaScript the top-level definitions that changed. The parse costs milliseconds and a
-   * small diff is already near the floor, so the structural comparison runs only when the diff is large
-   * (or too large to compute): a reformat, a moved or rewritten definition.
+   * The cheapest delta of a new tool output against an earlier version: a unified diff, or for Python
+   * and TypeScript/JavaScript the top-level definitions that changed. Both are computed on the outputs
+   * without line numbers; a numbered read's hunks then name the file's line numbers, and the changed
+   * definitions are printed as numbered lines. The parse costs milliseconds and a small diff is already
+   * near the floor, so the structural comparison runs only when the diff is large (or too large to
+   * compute): a reformat, a moved or rewritten definition.
    */
   private async delta(
     earlier: Remembered,
-    text: string,
+    view: ReadView,
     lineCount: number,
     handle: Handle,
     share: number,
   ): Promise<{ encoding: SentEncoding; text: string } | null> {
     const where = this.at(earlier.sent.position);
     const maxEditLines = Math.ceil(MAX_EDITED_SHARE * lineCount);
+    const before = earlier.view.plain;
+    const after = view.plain;
     // Versions that share almost every line diff quickly; the linear pre-check is for doubtful pairs.
-    const patch = textDelta(earlier.original, text, maxEditLines, share < 0.9);
+    const patch = textDelta(before, after, maxEditLines, share < 0.9);
+    const numbered = view.numbers !== null;
     const diff =
-      patch === null ? null : { encoding: 'diff' as const, text: diffReference(where, handle, patch) };
+      patch === null
+        ? null
+        : {
+            encoding: 'diff' as const,
+            text: diffReference(where, handle, shiftHunks(patch, view.firstNumber - 1), numbered),
+          };
     if (this.options.astDelta === false || (diff && diff.text.length <= AST_WORTHWHILE_CHARS)) return diff;
-    const language = detectSourceLanguage(text);
+    const language = detectSourceLanguage(after);
     if (!language) return diff;
-    const comparison = await compareSource(language, earlier.original, text);
+    const comparison = await compareSource(language, before, after);
     if (comparison.type === 'unparsed') return diff;
     if (comparison.type === 'unchanged') {
       return {
@@ -230,15 +261,49 @@ export class Session {
         text: astUnchangedReference(where, comparison.definitions, handle),
       };
     }
+    // definitions are found in the text without numbers and printed from the numbered one
+    const changed = comparison.changed.map((d) => ({
+      ...d,
+      start: view.toBody(d.start),
+      end: view.toBody(d.end),
+    }));
     const structural = astDeltaReference(
       where,
       handle,
-      text,
+      view.body,
       comparison.definitions,
-      comparison.changed,
+      changed,
       comparison.removed,
     );
     return !diff || structural.length < diff.text.length ? { encoding: 'ast-delta', text: structural } : diff;
+  }
+
+  /**
+   * An earlier read that showed every line of a partial re-read (Read's offset/limit) as it is now: the
+   * same numbers with the same text, each of them verbatim in what that block sent (a line folded
+   * there never reached the model, so a re-read of it is sent, not referenced). Most recent first.
+   */
+  private shownRange(view: ReadView): { entry: number; first: number; last: number } | null {
+    const numbers = view.numbers!;
+    const first = numbers.first;
+    const last = first + numbers.count - 1;
+    const wanted = view.body.split('\n', numbers.count);
+    for (let e = this.sent.length - 1; e >= 0; e--) {
+      const earlier = this.sent[e]!;
+      const theirs = earlier.view.numbers;
+      if (!earlier.inert || theirs === null || theirs.first > first) continue;
+      if (theirs.first + theirs.count - 1 < last || theirs.width !== numbers.width) continue;
+      if (theirs.separator !== numbers.separator || this.showsStickyFolded(e)) continue;
+      const lines = earlier.view.body.split('\n', theirs.count);
+      const offset = first - theirs.first;
+      if (!wanted.every((line, i) => lines[offset + i] === line)) continue;
+      if (earlier.sent.encoding !== 'full') {
+        const shown = new Set(earlier.sent.text.split('\n'));
+        if (!wanted.every((line) => shown.has(line))) continue;
+      }
+      return { entry: e, first, last };
+    }
+    return null;
   }
 
   /** Whether the block at `position` went out folded behind a handle the agent has since expanded. */

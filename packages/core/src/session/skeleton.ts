@@ -1,6 +1,7 @@
 import { type Handle, handleFor, type RestoreStore } from '@distil/contract';
 import { containsStubSyntax, formatStub } from '../tier1/stub.js';
 import { outlineSource } from './outliners.js';
+import { ReadView } from './read-view.js';
 import { detectSourceLanguage, type FoldRange, type SourceLanguage } from './source-outline.js';
 
 /** Knobs of the skeleton digest. */
@@ -32,6 +33,10 @@ export interface Skeleton {
  *
  * Restoring works like any fold (restoreBlock): a stub keeps the indentation of the body's first line,
  * and the stored original starts after that indentation, so stub → original gives the bytes back.
+ *
+ * A file read (Claude Code's Read, `cat -n`) is outlined without its line numbers and folded with them:
+ * a stub sits after the number and indentation of the first line it folds, so the lines kept around it
+ * say where the folded range starts and ends. A client's wrapper (a reminder after a Read) stays whole.
  */
 export async function skeletonDigest(
   text: string,
@@ -40,11 +45,16 @@ export async function skeletonDigest(
 ): Promise<Skeleton | null> {
   const minLines = options.minLines ?? 80;
   const minFold = options.minFoldLines ?? 4;
-  const starts = lineStarts(text);
-  if (starts.length < minLines || containsStubSyntax(text)) return null;
-  const language = detectSourceLanguage(text);
-  const outline = language ? await outlineSource(language, text, false) : null;
-  const folds = outline ? outline.folds : indentationFolds(text, starts);
+  if (containsStubSyntax(text)) return null;
+  const view = new ReadView(text);
+  // offsets in `source` (what is outlined) map to offsets in `body` (what is sent) through the view
+  const source = view.plain;
+  const body = view.body;
+  const starts = lineStarts(source);
+  if (starts.length < minLines) return null;
+  const language = detectSourceLanguage(source);
+  const outline = language ? await outlineSource(language, source, false) : null;
+  const folds = outline ? outline.folds : indentationFolds(source, starts);
   const chosen = [...folds].filter((f) => f.last - f.first + 1 >= minFold).sort((a, b) => a.first - b.first);
 
   let out = '';
@@ -52,23 +62,29 @@ export async function skeletonDigest(
   let foldedLines = 0;
   const handles: Handle[] = [];
   for (const fold of chosen) {
-    const lineStart = starts[fold.first]!;
+    const lineStart = view.bodyLineStart(fold.first);
     if (lineStart < cursor) continue; // nested in a fold already taken
-    const indent = /^[ \t]*/.exec(text.slice(lineStart, lineStart + 200))?.[0] ?? '';
-    const from = lineStart + indent.length;
-    const to = fold.last + 1 < starts.length ? starts[fold.last + 1]! : text.length;
-    const original = text.slice(from, to);
+    const sourceStart = starts[fold.first]!;
+    const indent = /^[ \t]*/.exec(source.slice(sourceStart, sourceStart + 200))?.[0] ?? '';
+    const from = view.toBodyText(sourceStart + indent.length);
+    const to = fold.last + 1 < starts.length ? view.bodyLineStart(fold.last + 1) : body.length;
+    const original = body.slice(from, to);
     if (options.keepFull?.(handleFor(original))) continue;
     const handle = await store.put(new TextEncoder().encode(original));
     const lines = fold.last - fold.first + 1;
-    out += text.slice(cursor, from) + formatStub(lines, handle) + (original.endsWith('\n') ? '\n' : '');
+    out += body.slice(cursor, from) + formatStub(lines, handle) + (original.endsWith('\n') ? '\n' : '');
     cursor = to;
     foldedLines += lines;
     handles.push(handle);
   }
   if (handles.length === 0) return null;
-  out += text.slice(cursor);
-  return { text: out, handles, outline: outline && language ? language : 'indentation', foldedLines };
+  out += body.slice(cursor);
+  return {
+    text: view.wrap(out),
+    handles,
+    outline: outline && language ? language : 'indentation',
+    foldedLines,
+  };
 }
 
 /** Offsets where each line starts (lines end at '\n'; a final line without one still counts). */

@@ -2,6 +2,12 @@ import type { ContentKind } from '@distil/contract';
 import { canonicalJson } from './canonical-json.js';
 import { compactColumnar, expandColumnar } from './columnar.js';
 import { foldLogLines, unfoldLines } from './line-fold.js';
+import {
+  formatLineNumbersNote,
+  parseLineNumbersNote,
+  restoreLineNumbers,
+  stripLineNumbers,
+} from './line-numbers.js';
 import { stripStyling } from './terminal-styling.js';
 import {
   type Aliased,
@@ -19,6 +25,9 @@ import {
 
 /**
  * Tier 0 as one call: the lossless transforms that apply to a block's kind, in the order that works.
+ * - any kind: a line-number gutter (a file read's `     N\t`, see line-numbers.ts) removed first and
+ *   described in a note on the first line — numbered on every line, no two lines look alike to the
+ *   folds below; a numbered JSON file is then treated as lines (its numbers name the file's lines);
  * - json (and schema): canonical JSON (key order — not byte-invertible), then columnar record tables;
  * - log and tool_output: template runs and repeated lines folded (line-fold.ts), protected lines verbatim;
  * - volatile-field extraction (timestamps, UUIDs, ids lifted into a trailing table): by default for logs
@@ -33,6 +42,8 @@ import {
 
 /** A tier-0 transform, in the order they were applied. */
 export type LosslessTransform =
+  /** A line-number gutter removed; the first line says which lines had one and its format. */
+  | 'line-numbers'
   | 'canonical-json'
   /** Colour and erase-line codes removed (not byte-invertible). */
   | 'strip-styling'
@@ -68,6 +79,8 @@ export interface LosslessOptions {
   readonly stripStyling?: boolean;
   /** Shorthand for repeated long texts (JSON, logs, tool output): default true. */
   readonly aliases?: boolean;
+  /** Remove a line-number gutter (any kind): default true. */
+  readonly lineNumbers?: boolean;
 }
 
 /** Result of {@link losslessEncode}. */
@@ -91,6 +104,24 @@ export function losslessEncode(
   protect?: Uint8Array,
   options: LosslessOptions = {},
 ): LosslessResult {
+  const unnumbered = options.lineNumbers === false ? null : stripLineNumbers(text);
+  if (unnumbered !== null) {
+    // Same lines, same protection: only each line's gutter went.
+    const inner = losslessEncode(
+      unnumbered.text,
+      kind === 'json' || kind === 'schema' ? 'tool_output' : kind,
+      protect,
+      {
+        ...options,
+        lineNumbers: false,
+      },
+    );
+    return {
+      text: `${formatLineNumbersNote(unnumbered.numbers)}\n${inner.text}`,
+      transforms: ['line-numbers', ...inner.transforms],
+      exact: inner.exact,
+    };
+  }
   const transforms: LosslessTransform[] = [];
   let out = text;
   let exact = true;
@@ -212,12 +243,17 @@ function finishLines(
 }
 
 /**
- * Undoes {@link losslessEncode}. The transforms always run in one order (styling removal or canonical JSON,
+ * Undoes {@link losslessEncode}. The transforms always run in one order (the gutter's removal, styling removal or canonical JSON,
  * columnar, volatile extraction, shorthand, line folding, then the volatile table appended and the
  * shorthand legend put in front), so decoding is that order reversed. After `canonical-json` the result is the canonical JSON — equal in value to the
  * original, not its bytes — and after `strip-styling` the plain text (see `exact`).
  */
 export function losslessDecode(text: string, transforms: readonly LosslessTransform[]): string {
+  if (transforms[0] === 'line-numbers') {
+    const note = parseLineNumbersNote(text);
+    if (note === null) throw new Error('lossless: no line-number note at the start of the text');
+    return restoreLineNumbers(losslessDecode(note.body, transforms.slice(1)), note.numbers);
+  }
   let out = text;
   let fields: string[] | undefined;
   let legend: ReturnType<typeof parseAliasLegend> = null;

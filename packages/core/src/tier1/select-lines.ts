@@ -17,8 +17,8 @@ export interface LineSignals {
 
 /**
  * Lines kept whatever the keep model says, and exempt from noise dedup (1 = fixed): head and tail
- * context, decision markers and verdicts, and lines guarded for naming an anchor, a source location or a
- * diff change. Computed first so the keep model only scores the lines still undecided. `table` (the lines
+ * context, decision markers and verdicts, and lines guarded for naming an anchor, a source location, a
+ * diff change or the producer's own elision note. Computed first so the keep model only scores the lines still undecided. `table` (the lines
  * with repeats collapsed, see lineTable) lets each distinct text be tested for a verdict once.
  */
 export function fixedLines(
@@ -31,7 +31,7 @@ export function fixedLines(
   const fixed = new Uint8Array(n);
   const head = Math.min(n, tiers.headLines);
   const tailStart = Math.max(head, n - tiers.tailLines);
-  const pinned = GuardReason.anchor | GuardReason.diffChange | GuardReason.location;
+  const pinned = GuardReason.anchor | GuardReason.diffChange | GuardReason.location | GuardReason.elision;
   // whether each distinct text is a verdict: 0 not yet known, 1 no, 2 yes
   const verdict = new Uint8Array(table.texts.length);
   for (let i = 0; i < n; i++) {

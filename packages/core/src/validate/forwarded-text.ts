@@ -8,6 +8,7 @@ import {
 import { splitSegments } from '../pipeline/lines.js';
 import { LOSSLESS_TRAILER } from '../pipeline/lossless-block.js';
 import { restoreBlock } from '../pipeline/restore-block.js';
+import { splitEnvelope } from '../pipeline/tool-envelope.js';
 import { STUB_IN_TEXT } from '../tier1/stub.js';
 
 /**
@@ -38,10 +39,13 @@ export interface ForwardedText {
   readonly problem?: string;
 }
 
-// The session layer's references and deltas: `<< same as #n (turn t): N lines unchanged, handle=… >>`
-// and `<< re-read of #n … handle=… >>` (core session/references.ts).
+// The session layer's references and deltas: `<< same as #n (turn t): N lines unchanged, handle=… >>`,
+// `<< lines a–b as in #n (turn t): unchanged, handle=… >>` and `<< re-read of #n … handle=… >>` (core
+// session/references.ts), first in the text or right after a client's wrapper (tool-envelope.ts).
 const REFERENCE =
-  /^<< (?:same as #\d+ \(turn \d+\): (\d+) lines unchanged|re-read of #\d+ [^\n]*?), handle=(dh_[0-9a-f]{12}) >>/;
+  /^<< (?:same as #\d+ \(turn \d+\): (\d+) lines unchanged|lines \d+–\d+ as in #\d+ [^\n]*?|re-read of #\d+ [^\n]*?), handle=(dh_[0-9a-f]{12}) >>/;
+/** A line-number gutter and indentation before a skeleton's stub (line-numbers.ts). */
+const GUTTER_INDENT = /^[ \t]*(?:\d+(?:\t|→)[ \t]*)?/;
 
 const decoder = new TextDecoder();
 
@@ -81,13 +85,14 @@ export async function readForwarded(
     };
   }
   const printed = new Set(handlesIn(original));
-  const reference = REFERENCE.exec(forwarded);
+  const { prefix, body } = splitEnvelope(original);
+  const reference = forwarded.startsWith(prefix) ? REFERENCE.exec(forwarded.slice(prefix.length)) : null;
   if (reference && !printed.has(reference[2]!)) {
     const handle = reference[2]!;
     const behind = await resolveHandle(store, handle);
     const declared = reference[1] === undefined ? null : Number(reference[1]);
-    // The session counts a re-sent block's lines as text.split('\n').length.
-    const announced = declared === null || declared === original.split('\n').length;
+    // The session counts a re-sent output's lines as body.split('\n').length.
+    const announced = declared === null || declared === body.split('\n').length;
     const reversible = behind === original;
     return {
       encoding: 'reference',
@@ -163,9 +168,12 @@ async function walkFolds(
   while (i < segments.length) {
     const segment = segments[i]!;
     const indent = /^[ \t]*/.exec(segment)![0];
+    const numbered = GUTTER_INDENT.exec(segment)![0];
     let folded = false;
-    for (const lead of indent.length > 0 ? [0, indent.length] : [0]) {
-      if (lead > 0 && !forwarded.startsWith(indent, p)) continue;
+    const leads = [...new Set([0, indent.length, numbered.length])];
+    for (const lead of leads) {
+      const kept = segment.slice(0, lead);
+      if (lead > 0 && !forwarded.startsWith(kept, p)) continue;
       stub.lastIndex = p + lead;
       const match = stub.exec(forwarded);
       if (!match || !issued.has(match[2]!)) continue;

@@ -1,4 +1,14 @@
 export {
+  asCodexExec,
+  asPersistedOutput,
+  asReadOutput,
+  type CiLog,
+  type CodexExecOptions,
+  ciLog,
+  READ_REMINDER,
+  type ReadOutputOptions,
+} from './agent-outputs.js';
+export {
   type BatteryOptions,
   type BatteryReport,
   type CaseOutcome,

@@ -6,7 +6,9 @@ import { compressBlock } from '../pipeline/compress-block.js';
 import { restoreSentBlock } from '../session/references.js';
 import { Session } from '../session/session.js';
 import { MemoryRestoreStore } from '../store/memory-store.js';
+import { restoreLineNumbers, stripLineNumbers } from '../tier0/line-numbers.js';
 import { formatStub } from '../tier1/stub.js';
+import { asCodexExec, asReadOutput } from './agent-outputs.js';
 import { handlesIn, readForwarded } from './forwarded-text.js';
 
 // The whole pipeline across turns: compressBlock behind the session layer (dedup, cache-delta, sticky),
@@ -39,13 +41,21 @@ const text = fc
     ),
     fc.constantFrom('\n', '\r\n', '\r'),
     fc.boolean(),
+    // as the agents deliver it: plain, a numbered Read (with its reminder), a Codex exec output
+    fc.constantFrom('plain', 'plain', 'read', 'codex'),
   )
-  .map(([lines, stub, end, trailing]) => {
+  .map(([lines, stub, end, trailing, how]) => {
     const all = stub ? lines.toSpliced(stub[1] % lines.length, 0, stub[0]) : lines;
-    return all.join(end) + (trailing ? end : '');
+    const joined = all.join(end) + (trailing ? end : '');
+    if (how === 'read') return asReadOutput(joined);
+    if (how === 'codex') return asCodexExec(joined, { exitCode: 1 });
+    return joined;
   });
 
-/** A new block: fresh text, an exact re-send of an earlier one, or an earlier one with one line edited. */
+/**
+ * A new block: fresh text, an exact re-send of an earlier one, an earlier one with one line edited, a
+ * line inserted (a numbered read renumbered after it) or a run of its lines (a partial re-read).
+ */
 const step = fc.oneof(
   { weight: 3, arbitrary: text.map((t) => ({ type: 'new' as const, text: t })) },
   { weight: 1, arbitrary: fc.nat().map((pick) => ({ type: 'resend' as const, pick })) },
@@ -54,6 +64,21 @@ const step = fc.oneof(
     arbitrary: fc
       .tuple(fc.nat(), fc.nat(), line)
       .map(([pick, at, edit]) => ({ type: 'edit' as const, pick, at, edit })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.nat(), fc.nat(), line)
+      .map(([pick, at, edit]) => ({ type: 'insert' as const, pick, at, edit })),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.nat(), fc.nat(), fc.nat()).map(([pick, at, length]) => ({
+      type: 'partial' as const,
+      pick,
+      at,
+      length,
+    })),
   },
 );
 const turns = fc.array(fc.array(step, { maxLength: 3 }), { minLength: 1, maxLength: 4 });
@@ -65,8 +90,20 @@ function textOf(s: Step, earlier: readonly string[]): string {
   const base = earlier[s.pick % earlier.length]!;
   if (s.type === 'resend') return base;
   const lines = base.split('\n');
-  lines[s.at % lines.length] = s.edit;
-  return lines.join('\n');
+  if (s.type === 'partial') {
+    const from = s.at % lines.length;
+    return lines.slice(from, from + 3 + (s.length % lines.length)).join('\n');
+  }
+  if (s.type === 'edit') {
+    lines[s.at % lines.length] = s.edit;
+    return lines.join('\n');
+  }
+  const numbered = stripLineNumbers(base);
+  if (numbered === null) return lines.toSpliced(s.at % lines.length, 0, s.edit).join('\n');
+  const plain = numbered.text.split('\n');
+  const at = s.at % Math.min(plain.length, numbered.numbers.count);
+  const count = numbered.numbers.count + 1;
+  return restoreLineNumbers(plain.toSpliced(at, 0, s.edit).join('\n'), { ...numbered.numbers, count });
 }
 
 describe('pipeline invariants across turns (properties, through the session layer)', () => {
