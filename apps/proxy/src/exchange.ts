@@ -26,6 +26,8 @@ export interface PreparedExchange extends Exchange {
   readonly outcome: ContextOutcome;
   /** Whether the distil tools were added (then the expand loop runs). */
   readonly offered: boolean;
+  /** Tokens of earlier distil exchanges (calls and expansions) the proxy put back into this request. */
+  readonly splicedTokens: number;
   readonly model: string;
 }
 
@@ -72,7 +74,8 @@ export function isEventStream(response: UpstreamResponse): boolean {
 
 /**
  * Records a finished exchange in the savings ledger: its billed upstream calls priced against the
- * uncompressed estimate. `tools` are the distil tools in this dialect (what offering them cost).
+ * uncompressed estimate. `tools` are the distil tools in this dialect (what offering them cost); they and
+ * the distil exchanges spliced back into the request are what Distil added to it.
  */
 export function recordExchange(
   exchange: PreparedExchange,
@@ -88,7 +91,7 @@ export function recordExchange(
     calls,
     savedFresh: exchange.outcome.savedFresh,
     savedRepeat: exchange.outcome.savedRepeat,
-    injectedTokens: exchange.offered ? tools.tokens() : 0,
+    injectedTokens: (exchange.offered ? tools.tokens() : 0) + exchange.splicedTokens,
     expands,
   });
 }

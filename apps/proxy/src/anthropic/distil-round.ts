@@ -116,6 +116,7 @@ export function applySplices(request: MessagesRequest, session: ProxySession): b
       out.push(message);
       continue;
     }
+    session.splices.applied(splice);
     out.push(...(splice.replacement as AnthropicMessage[]));
     if (splice.pending.length > 0 && next) {
       const own: AnthropicPart[] =

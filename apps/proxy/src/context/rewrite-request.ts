@@ -87,7 +87,9 @@ export async function rewriteRequest<R extends { model: string }>(
 ): Promise<RewrittenRequest> {
   const { rt } = exchange;
   const { request, scanned } = read;
+  session.splices.beginRequest();
   const spliced = dialect.splice(request, session);
+  const splicedTokens = session.splices.appliedTokens;
   const outcome = await compressContext(dialect.context(request, rt.excludedTools), session, mode);
   const wanted =
     rt.config.expandLoopCap > 0 &&
@@ -101,6 +103,13 @@ export async function rewriteRequest<R extends { model: string }>(
     { rewrites: outcome.rewrites, tools: offered ? dialect.tools : null, spliced },
     rt.literals,
   );
-  const prepared: PreparedExchange = { ...exchange, session, outcome, offered, model: request.model };
+  const prepared: PreparedExchange = {
+    ...exchange,
+    session,
+    outcome,
+    offered,
+    splicedTokens,
+    model: request.model,
+  };
   return { prepared, body, rewritten };
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { countTokens } from '@distil/core';
 
 /**
  * How an assistant message the client saw really went upstream. The client's copy has the distil calls
@@ -27,6 +28,37 @@ const MAX_SPLICES = 256;
 /** The splices of one session, keyed by a fingerprint of the assistant message the client saw. */
 export class SpliceMemory {
   readonly #splices = new Map<string, Splice>();
+  readonly #tokens = new WeakMap<object, number>();
+  #appliedTokens = 0;
+
+  /** Starts counting what the next request's splices put back (see applied). */
+  beginRequest(): void {
+    this.#appliedTokens = 0;
+  }
+
+  /**
+   * Records that a splice (or a list of owed distil results) went back into the request being rewritten.
+   * Its tokens are content the client never sent — the expansions the model asked for, sticky from then
+   * on — so the ledger takes them out of the uncompressed estimate. The count covers the whole spliced
+   * messages, the model's own words beside its distil calls included: an estimate that errs toward
+   * claiming less saved.
+   */
+  applied(content: Splice | readonly unknown[]): void {
+    let tokens = this.#tokens.get(content);
+    if (tokens === undefined) {
+      const parts = Array.isArray(content)
+        ? [content]
+        : [(content as Splice).replacement, (content as Splice).pending];
+      tokens = countTokens(JSON.stringify(parts));
+      this.#tokens.set(content, tokens);
+    }
+    this.#appliedTokens += tokens;
+  }
+
+  /** Tokens put back since beginRequest (o200k estimate). */
+  get appliedTokens(): number {
+    return this.#appliedTokens;
+  }
 
   /** Records a splice for the client-visible message with this fingerprint. */
   set(fingerprint: string, splice: Splice): void {

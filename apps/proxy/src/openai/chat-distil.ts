@@ -100,6 +100,7 @@ export function applyChatSplices(request: ChatRequest, session: ProxySession): b
       out.push(message);
       continue;
     }
+    session.splices.applied(splice);
     out.push(...(splice.replacement as ChatMessage[]), ...(splice.pending as ChatMessage[]));
     changed = true;
   }

@@ -122,8 +122,10 @@ export function applyResponseSplices(request: ResponsesRequest, session: ProxySe
   const alias = previous ? session.responseAliases.get(previous) : undefined;
   if (alias) {
     request.previous_response_id = alias.id;
-    if (alias.pending.length > 0)
+    if (alias.pending.length > 0) {
+      session.splices.applied(alias.pending);
       request.input = [...(alias.pending as ResponseItem[]), ...inputItems(request)];
+    }
     changed = true;
   }
   if (session.splices.size === 0 || !Array.isArray(request.input)) return changed;
@@ -137,6 +139,7 @@ export function applyResponseSplices(request: ResponsesRequest, session: ProxySe
       out.push(item);
       continue;
     }
+    session.splices.applied(splice);
     out.push(...(splice.replacement as ResponseItem[]), ...(splice.pending as ResponseItem[]));
     i += ids.length - 1;
     changed = true;

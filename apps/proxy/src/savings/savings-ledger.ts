@@ -28,7 +28,10 @@ export interface RequestAccount {
   readonly calls: readonly BilledUsage[];
   readonly savedFresh: number;
   readonly savedRepeat: number;
-  /** Estimated tokens of the distil tool definitions the proxy added (billed, but not the client's). */
+  /**
+   * Estimated tokens the proxy added (billed, but not the client's): the distil tool definitions and the
+   * distil exchanges it spliced back into the history.
+   */
   readonly injectedTokens: number;
   readonly expands: number;
 }
