@@ -115,11 +115,11 @@ class ChatSplicer implements StreamSplicer<ChatMessage> {
     if (chunk.usage) state.billed = chunk.usage;
     if (choices.length === 0) {
       if (chunk.usage) this.#usage = chunk;
-      else await this.client.write(event.raw);
+      else await this.#passThrough(event.raw);
       return 'next';
     }
     if (!this.intercept || choices.length !== 1) {
-      await this.client.write(event.raw);
+      await this.#passThrough(event.raw);
       return 'next';
     }
     const choice = choices[0]!;
@@ -143,6 +143,24 @@ class ChatSplicer implements StreamSplicer<ChatMessage> {
       changed ? dataEvent({ ...chunk, ...identity, choices: [{ ...choice, delta }] }) : event.raw,
     );
     return 'next';
+  }
+
+  /**
+   * Writes an event the splicer does not hold. The finish and usage chunks are held only so a
+   * continuation can follow them; when more events come after them (a stream newer or stranger than
+   * OpenAI's, where usage is the last chunk before `[DONE]`) and the round holds no distil call, no
+   * continuation can follow, so they go out first and the client reads the chunks in the upstream's order.
+   */
+  async #passThrough(raw: string): Promise<void> {
+    const state = this.#state;
+    const holdsDistilCall = [...state.indices.values()].includes(null);
+    if (state.round === 0 && !holdsDistilCall) {
+      if (this.#finish) await this.client.write(dataEvent(this.#finish));
+      if (this.#usage) await this.client.write(dataEvent(this.#usage));
+      this.#finish = null;
+      this.#usage = null;
+    }
+    await this.client.write(raw);
   }
 
   /**
