@@ -37,6 +37,14 @@ function expectKeyLinesAndStablePrefix(session: ComparedSession): void {
   expect(session.direct.busts).toBe(0);
 }
 
+/** Every request the agent sent with tool results was read and rewritten, and the CI log got much smaller. */
+function expectCompressed(session: ComparedSession): void {
+  expect(session.distil.untouchedWithResults, 'requests forwarded untouched').toBe(0);
+  const log = session.distil.ciLog!;
+  // A floor well under what the bench measures (56–57%), so the test guards the path, not a figure.
+  expect(log.upstreamTokens).toBeLessThan(log.agentTokens * 0.6);
+}
+
 describe('real agents through the proxy', () => {
   it(
     'Claude Code on its default model: same answer, key lines visible, prefix stable',
@@ -44,6 +52,7 @@ describe('real agents through the proxy', () => {
       const session = await compareSession(template, { agent: 'claude-code', length: 'short' });
       expectSameOutcome(session);
       expectKeyLinesAndStablePrefix(session);
+      expectCompressed(session);
     },
     LIMIT_MS,
   );
@@ -54,6 +63,7 @@ describe('real agents through the proxy', () => {
       const session = await compareSession(template, { agent: 'codex', length: 'short', fullOutput: true });
       expectSameOutcome(session);
       expectKeyLinesAndStablePrefix(session);
+      expectCompressed(session);
     },
     LIMIT_MS,
   );
