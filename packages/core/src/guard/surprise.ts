@@ -18,7 +18,11 @@ const STRONG_WORDS = new RegExp(
   ].join('|'),
   'i',
 );
-const STRONG_START = /^\s*(?:E |E\d{3,}|error\[|warning\[|\*\* |FAIL\b|FAILED\b|✗|✘|✕|×|❌|●|!!|\[-\])/i;
+const STRONG_START = /^\s*(?:E |E\d{3,}|error\[|warning\[|\*\* |FAIL\b|FAILED\b|✗|✘|✕|✖|×|❌|●|!!|\[-\])/i;
+// A test runner's passing verdict at the start of a message (node:test and mocha `✔`, jest `✓`, TAP
+// `ok 12`, go `--- PASS`, jest's `PASS file`): the line says a test passed, and its words are the test's
+// name — "✔ rejects a missing file" reports a pass, not a missing file. The mirror of STRONG_START.
+const PASS_START = /^\s*(?:✔|✓|√|☑|✅|ok \d+\b|--- PASS\b|PASS(?:ED)?\b)/;
 // Words that report trouble in a tool's own output, but are everyday vocabulary in application logs.
 const WEAK =
   /\b(?:not found|not defined|undefined|not recognized|unknown (?:option|flag|command|argument)|no such (?:option|command)|cannot|can't|could not|couldn't|unable to|missing|unresolved|invalid|illegal|unexpected|mismatch|conflict|broken|violation|rejected|degraded|anomal(?:y|ies|ous))\b/i;
@@ -44,12 +48,14 @@ function isWeak(line: string, keywords: number): boolean {
 }
 
 /**
- * Whether a line reports an error, failure, timeout or anomaly (zero counts of failures are not one).
+ * Whether a line reports an error, failure, timeout or anomaly (zero counts of failures and a passing
+ * test's name are not one).
  * `keywords`: the line's {@link lineKeywords}, when the caller has them already.
  */
 export function isSurprising(line: string, keywords: number = lineKeywords(line)): boolean {
   const strong = isStrong(line, keywords);
   if (!strong && !isWeak(line, keywords)) return false;
+  if (PASS_START.test(line)) return false;
   const level = QUIET_LEVEL.exec(line)?.[1];
   // DEBUG and TRACE lines never surprise; an INFO line only with a strong word ("[INFO] 3 errors") that
   // is not part of a dotted name: uvicorn logs every access as `INFO [uvicorn.error] …`.
