@@ -61,6 +61,22 @@ describe('repeated guarded lines fold', () => {
     for (const w of warnings) expect(out.text).toContain(w);
   });
 
+  it('keeps alike findings that are spread out, each with its own excerpt, and a long stack trace', async () => {
+    const spread = Array.from({ length: 120 }, (_, i) => [
+      warning(i),
+      `  const ${NAMES[i % 11]}${i} = x;`,
+      '  ^^^^^',
+    ]).flat();
+    const { out } = await compress(lintLog(spread));
+    for (let i = 0; i < 120; i++) expect(out.text).toContain(warning(i));
+    const trace = [
+      'java.lang.IllegalStateException: boom',
+      ...Array.from({ length: 90 }, (_, i) => `\tat org.example.Layer${i}.call(Layer${i}.java:${i + 10})`),
+    ];
+    const traced = await compress(lintLog(trace));
+    for (const frame of trace) expect(traced.out.text).toContain(frame);
+  });
+
   it('never folds a located line that carries a strong failure word', async () => {
     const errors = Array.from(
       { length: 120 },

@@ -1,14 +1,15 @@
 import { GuardReason } from '../guard/guard-lines.js';
 import type { LineTable } from '../guard/line-table.js';
 import { hasStrongSignal } from '../guard/surprise.js';
+import { isFrame } from './error-context.js';
 import { isVerdict } from './verdicts.js';
 
 /**
  * Repeated guarded lines fold (issue #16): a linter that prints 330 warnings of one template
  * (`src/env.js:132:41: 'x' is flagged by eqeqeq. [Warning/no-useless-escape]`) guards every one of them
- * as a source location, and pinned lines are exempt from noise dedup, so all 330 stayed. When more than
- * {@link MAX_ALIKE} guarded lines of a block share one mined template, its first {@link KEEP_FIRST} and
- * last {@link KEEP_LAST} stay and the rest fold; the stub over such a run says the lines are like the
+ * as a source location, and pinned lines are exempt from noise dedup, so all 330 stayed. When a run of
+ * more than {@link MAX_ALIKE} consecutive guarded lines shares one mined template, its first
+ * {@link KEEP_FIRST} and last {@link KEEP_LAST} stay and the rest fold; the stub over such a run says the lines are like the
  * kept one above (fold.ts), and the handle gives every one of them back.
  *
  * What never folds this way: a line with a strong failure word (an error must not go behind a stub as
@@ -33,9 +34,11 @@ export interface KeptEnds {
 }
 
 /**
- * The guarded lines to release to the fold (1 = release) as members of a large alike run: per mined
- * template (`clusterOf`, -1 for a line whose template says nothing and is never grouped), the eligible guarded lines beyond its first three and last two, when more
- * than 48 are eligible. `table` gives each distinct text's keyword families.
+ * The guarded lines to release to the fold (1 = release) as members of a large alike run: each maximal
+ * run of consecutive eligible guarded lines of one mined template (`clusterOf`; -1 for a line whose
+ * template says nothing, never grouped) longer than 48 lines keeps its first three and last two. `table`
+ * gives each distinct text's keyword families. Only a run: findings spread over a report, each with
+ * its own excerpt below it (rubocop, a compiler's caret lines), are each a finding to read.
  */
 export function alikeGuarded(
   lines: readonly string[],
@@ -45,27 +48,33 @@ export function alikeGuarded(
   ends: KeptEnds,
 ): Uint8Array {
   const released = new Uint8Array(lines.length);
-  const byCluster = new Map<number, number[]>();
   // whether each distinct text may fold: 0 not yet known, 1 no, 2 yes
   const eligible = new Uint8Array(table.texts.length);
-  for (let i = ends.head; i < ends.tailStart; i++) {
+  const mayFoldAt = (i: number): boolean => {
     const reasons = guard[i]!;
-    if ((reasons & FINDING) === 0 || (reasons & ~FOLDABLE) !== 0 || clusterOf[i]! < 0) continue;
+    if ((reasons & FINDING) === 0 || (reasons & ~FOLDABLE) !== 0 || clusterOf[i]! < 0) return false;
     const u = table.ids[i]!;
     if (eligible[u] === 0) eligible[u] = mayFold(lines[i]!, table.keywords[u]!) ? 2 : 1;
-    if (eligible[u] !== 2) continue;
-    const list = byCluster.get(clusterOf[i]!);
-    if (list) list.push(i);
-    else byCluster.set(clusterOf[i]!, [i]);
-  }
-  for (const members of byCluster.values()) {
-    if (members.length <= MAX_ALIKE) continue;
-    for (let k = KEEP_FIRST; k < members.length - KEEP_LAST; k++) released[members[k]!] = 1;
+    return eligible[u] === 2;
+  };
+  let i = ends.head;
+  while (i < ends.tailStart) {
+    if (!mayFoldAt(i)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < ends.tailStart && clusterOf[j] === clusterOf[i] && mayFoldAt(j)) j++;
+    if (j - i > MAX_ALIKE) released.fill(1, i + KEEP_FIRST, j - KEEP_LAST);
+    i = j;
   }
   return released;
 }
 
-/** Whether a guarded line may fold as one of many alike: no strong failure word, not a verdict. */
+/**
+ * Whether a guarded line may fold as one of many alike: no strong failure word, not a verdict, not a
+ * stack frame (a trace is one failure's context, kept whole however long: see error-context.ts).
+ */
 function mayFold(line: string, keywords: number): boolean {
-  return !hasStrongSignal(line, keywords) && !isVerdict(line, keywords);
+  return !hasStrongSignal(line, keywords) && !isVerdict(line, keywords) && !isFrame(line);
 }
