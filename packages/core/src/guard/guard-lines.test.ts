@@ -6,7 +6,9 @@ import { isElisionMarker } from './elision-markers.js';
 import { hasDenseToken } from './entropy.js';
 import { type GuardOptions, GuardReason, guardLines } from './guard-lines.js';
 import { hasIdentifier } from './identifiers.js';
+import { lineKeywords } from './keywords.js';
 import { coarseShapeCounts } from './line-shape.js';
+import { clearRoutineSlotSurprise } from './routine-slots.js';
 import { isDiffChange, isDiffHeader, isSurprising } from './surprise.js';
 
 /**
@@ -61,6 +63,21 @@ function guardLineByLine(lines: readonly string[], options: GuardOptions): Uint8
       if (hasDenseToken(line)) r |= GuardReason.entropy;
     }
     reasons[i] = r;
+  });
+  // surprise relative to the block, over the lines as they are (each line its own text, seen once)
+  const keywords = Int32Array.from(lines, (line) => lineKeywords(line));
+  clearRoutineSlotSurprise(
+    lines,
+    new Int32Array(lines.length).fill(1),
+    keywords,
+    reasons,
+    GuardReason.surprise,
+  );
+  // a line the rule spared is judged again for a rare identifier, as any unguarded line is
+  lines.forEach((line, i) => {
+    if (reasons[i] !== 0 || line.length === 0 || counts.get(shapes[i]!)! > 2) return;
+    if (hasIdentifier(line)) reasons[i] = reasons[i]! | GuardReason.identifier;
+    if (hasDenseToken(line)) reasons[i] = reasons[i]! | GuardReason.entropy;
   });
   return reasons;
 }
@@ -198,6 +215,10 @@ describe('guardLines', () => {
       `payload ${'p3Lm9'.repeat(90)}`,
       'last lines of the head…1834 tokens truncated…first lines of the tail',
       '[... omitted 144 of 400 lines ...]',
+      '✔ reads a missing file (2.1ms)',
+      '✔ writes a missing file (0.4ms)',
+      '✔ parses tabs (0.3ms)',
+      '✔ parses tabs (0.5ms)',
     ];
     const anchors = collectAnchors(['checkout_service', 'revision 3f9c2a1b7e', 'token issued', 'payload']);
     fc.assert(

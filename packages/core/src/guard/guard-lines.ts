@@ -6,6 +6,7 @@ import { hasDenseToken } from './entropy.js';
 import { hasIdentifier } from './identifiers.js';
 import { coarseShape } from './line-shape.js';
 import { type LineTable, lineTable } from './line-table.js';
+import { clearRoutineSlotSurprise } from './routine-slots.js';
 import { isDiffChange, isDiffHeader, isSurprising } from './surprise.js';
 
 /** Why a line is guarded: bit flags, so a caller can report the reasons. */
@@ -41,7 +42,8 @@ export interface GuardOptions {
  * none. Decided from the block's own text and the trusted anchors only.
  *
  * Surprise, diff changes, source locations, a producer's elision note and anchors guard a line outright (an anchor only where it
- * singles lines out of this block, see anchoredTexts). Identifier and entropy signals guard a line
+ * singles lines out of this block, see anchoredTexts) — surprise relative to the block: a weak word in
+ * the variable slot of a routine frame is not a finding (see clearRoutineSlotSurprise). Identifier and entropy signals guard a line
  * only when its shape is rare in the block: in a build log every download line carries a path and a
  * version, and guarding all of them would keep the noise; the one line with an id that appears nowhere
  * else is the one worth keeping.
@@ -57,13 +59,14 @@ export function guardLines(lines: readonly string[], options: GuardOptions): Uin
     ? anchoredTexts(texts, repeats, options.anchors, options.anchoredLines ?? DEFAULT_ANCHORED_LINES)
     : undefined;
   const judged = new Uint8Array(texts.length);
-  let undecided = false;
   for (let u = 0; u < texts.length; u++) {
     let r = outrightReasons(texts[u]!, keywords[u]!, options.kind);
     if (anchored?.[u] === 1 && texts[u]!.length > 0) r |= GuardReason.anchor;
     judged[u] = r;
-    if (r === 0 && texts[u]!.length > 0) undecided = true;
   }
+  clearRoutineSlotSurprise(texts, repeats, keywords, judged, GuardReason.surprise);
+  let undecided = false;
+  for (let u = 0; u < texts.length && !undecided; u++) undecided = judged[u] === 0 && texts[u]!.length > 0;
   if (undecided) guardRareIdentifiers(texts, repeats, judged);
   const reasons = new Uint8Array(lines.length);
   for (let i = 0; i < lines.length; i++) reasons[i] = judged[ids[i]!]!;

@@ -42,6 +42,23 @@ function isStrong(line: string, keywords: number): boolean {
   return ((keywords & Keyword.strong) !== 0 && STRONG_WORDS.test(line)) || STRONG_START.test(line);
 }
 
+/**
+ * Whether a line holds a strong trouble signal (an error, failure or timeout word, or a failure marker
+ * at its start), as opposed to only weak, everyday words. `keywords`: its {@link lineKeywords}.
+ */
+export function hasStrongSignal(line: string, keywords: number = lineKeywords(line)): boolean {
+  return isStrong(line, keywords);
+}
+
+/**
+ * The weak trouble word a line holds, lower-cased ("missing", "could not"), or undefined when it holds
+ * none. `keywords`: its {@link lineKeywords}.
+ */
+export function weakWord(line: string, keywords: number = lineKeywords(line)): string | undefined {
+  if ((keywords & Keyword.weak) === 0) return undefined;
+  return WEAK.exec(line)?.[0].toLowerCase();
+}
+
 /** Whether `line` holds a weak signal; `keywords` are its {@link lineKeywords}. */
 function isWeak(line: string, keywords: number): boolean {
   return (keywords & Keyword.weak) !== 0 && WEAK.test(line);

@@ -9,8 +9,10 @@ import {
 } from '@distil/contract';
 import { guardLines } from '../guard/guard-lines.js';
 import { lineTable } from '../guard/line-table.js';
+import { mineTemplates } from '../tier0/template-miner.js';
+import { alikeGuarded } from '../tier1/alike-guarded.js';
 import { foldRuns } from '../tier1/fold.js';
-import { fixedLines, selectLines } from '../tier1/select-lines.js';
+import { fixedLines, keptEnds, selectLines } from '../tier1/select-lines.js';
 import { containsStubSyntax } from '../tier1/stub.js';
 import { analysisLines } from './analysis-lines.js';
 import { looksBinary } from './binary.js';
@@ -125,12 +127,14 @@ async function digestBlock(
     anchoredLines: anchoredLines(options.tiers),
     table,
   });
-  const fixed = fixedLines(lines, guard, options.tiers, table);
+  const alike = citedTemplates(lines);
+  const released = alikeGuarded(lines, guard, alike, table, keptEnds(lines.length, options.tiers));
+  const fixed = fixedLines(lines, guard, options.tiers, table, released);
   const scores = await scoreUndecided(options.keepModel, lines, block.kind, guard, fixed);
-  const keep = selectLines({ lines, guard, fixed, scores }, options.tiers);
+  const keep = selectLines({ lines, guard, fixed, scores, released }, options.tiers);
   // The store refuses a short-handle collision (an attacker can engineer one in ~2^24 hashes); the block
   // then goes out whole — a denial of savings, never a failed request or a wrong expansion.
-  const folded = await foldRuns(segments, keep, options.store).catch((error: unknown) => {
+  const folded = await foldRuns(segments, keep, options.store, alike).catch((error: unknown) => {
     if (error instanceof HandleCollisionError) return null;
     throw error;
   });
@@ -161,4 +165,15 @@ async function scoreUndecided(
   );
   for (let k = 0; k < undecided.length; k++) scores[undecided[k]!] = scored[k]!;
   return scores;
+}
+
+/**
+ * Each line's mined template (tier0/template-miner.ts), -1 where the template has no fixed token to
+ * cite (the empty line, a bare variable): lines of one template are "alike" to the noise rules and to a
+ * stub's note.
+ */
+function citedTemplates(lines: readonly string[]): Int32Array {
+  const { clusterOf, templates } = mineTemplates(lines);
+  const cited = templates.map((t) => /[^\s]/.test(t.replaceAll('<*>', '')));
+  return clusterOf.map((c) => (cited[c] ? c : -1));
 }

@@ -1,6 +1,7 @@
 import type { TierConfig } from '@distil/contract';
 import { GuardReason } from '../guard/guard-lines.js';
 import { type LineTable, lineTable } from '../guard/line-table.js';
+import type { KeptEnds } from './alike-guarded.js';
 import { FRAME_SEED, isFrame, keepErrorContext } from './error-context.js';
 import { releaseNoise } from './noise-dedup.js';
 import { isVerdict } from './verdicts.js';
@@ -13,6 +14,14 @@ export interface LineSignals {
   readonly fixed: Uint8Array;
   /** KeepModel keep-probabilities per line; only read for lines neither fixed nor guarded. */
   readonly scores: Float32Array;
+  /** Guarded lines released to the fold as members of a large alike run (see alikeGuarded). */
+  readonly released?: Uint8Array;
+}
+
+/** Where a block of `n` lines ends its head and starts its tail: the lines kept as context. */
+export function keptEnds(n: number, tiers: TierConfig): KeptEnds {
+  const head = Math.min(n, tiers.headLines);
+  return { head, tailStart: Math.max(head, n - tiers.tailLines) };
 }
 
 /**
@@ -26,15 +35,16 @@ export function fixedLines(
   guard: Uint8Array,
   tiers: TierConfig,
   table: LineTable = lineTable(lines),
+  released?: Uint8Array,
 ): Uint8Array {
   const n = lines.length;
   const fixed = new Uint8Array(n);
-  const head = Math.min(n, tiers.headLines);
-  const tailStart = Math.max(head, n - tiers.tailLines);
+  const { head, tailStart } = keptEnds(n, tiers);
   const pinned = GuardReason.anchor | GuardReason.diffChange | GuardReason.location | GuardReason.elision;
   // whether each distinct text is a verdict: 0 not yet known, 1 no, 2 yes
   const verdict = new Uint8Array(table.texts.length);
   for (let i = 0; i < n; i++) {
+    if (released?.[i] === 1) continue;
     if (i < head || i >= tailStart || (guard[i]! & pinned) !== 0) {
       fixed[i] = 1;
       continue;
@@ -49,14 +59,15 @@ export function fixedLines(
 /**
  * Which lines of a block survive tier 1 (1 = keep), decided from the block's own text alone — no budget
  * is shared with any other block (spec/threat-model.txt). In order: head and tail context; decision
- * markers and verdicts; guarded lines; lines the KeepModel scores at or above the threshold; outcome-aware
+ * markers and verdicts; guarded lines but those released as members of a large alike run; lines the KeepModel scores at or above the threshold; outcome-aware
  * noise dedup releases repeats among the scored and guarded lines; the context of the errors that remain.
  */
 export function selectLines(signals: LineSignals, tiers: TierConfig): Uint8Array {
-  const { lines, guard, fixed, scores } = signals;
+  const { lines, guard, fixed, scores, released } = signals;
   const n = lines.length;
   const keep = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
+    if (released?.[i] === 1) continue;
     if (fixed[i] === 1 || guard[i] !== 0 || scores[i]! >= tiers.keepThreshold) keep[i] = 1;
   }
   releaseNoise(lines, keep, fixed);

@@ -1,15 +1,23 @@
 import { HANDLE_PATTERN, type Handle } from '@distil/contract';
 
 /**
- * The stub that announces a fold (spec/threat-model.txt: "every fold announces itself"):
- * `<< +N lines, handle=dh_… >>`. It says how many lines went and the handle that returns them.
+ * What a stub may say about the lines it hides, beyond their count: that they are all of the template
+ * of the kept line just above it (`<< +325 lines like the line above, handle=… >>`). A fixed phrase,
+ * never text from the block: a stub must not carry words an attacker chose.
  */
-export function formatStub(lineCount: number, handle: Handle): string {
-  return `<< +${lineCount} lines, handle=${handle} >>`;
+export type StubNote = 'like the line above';
+
+/**
+ * The stub that announces a fold (spec/threat-model.txt: "every fold announces itself"):
+ * `<< +N lines, handle=dh_… >>`. It says how many lines went, what they are when a note says so, and
+ * the handle that returns them.
+ */
+export function formatStub(lineCount: number, handle: Handle, note?: StubNote): string {
+  return `<< +${lineCount} lines${note === undefined ? '' : ` ${note}`}, handle=${handle} >>`;
 }
 
 /** Matches a stub anywhere in text; group 1 is the line count, group 2 the handle. */
-export const STUB_IN_TEXT = /<< \+(\d+) lines?, handle=(dh_[0-9a-f]{12}) >>/g;
+export const STUB_IN_TEXT = /<< \+(\d+) lines?(?: like the line above)?, handle=(dh_[0-9a-f]{12}) >>/g;
 
 /** A stub found in text. */
 export interface FoundStub {

@@ -1,0 +1,80 @@
+import { GuardReason } from '../guard/guard-lines.js';
+import type { LineTable } from '../guard/line-table.js';
+import { hasStrongSignal } from '../guard/surprise.js';
+import { isFrame } from './error-context.js';
+import { isVerdict } from './verdicts.js';
+
+/**
+ * Repeated guarded lines fold (issue #16): a linter that prints 330 warnings of one template
+ * (`src/env.js:132:41: 'x' is flagged by eqeqeq. [Warning/no-useless-escape]`) guards every one of them
+ * as a source location, and pinned lines are exempt from noise dedup, so all 330 stayed. When a run of
+ * more than {@link MAX_ALIKE} consecutive guarded lines shares one mined template, its first
+ * {@link KEEP_FIRST} and last {@link KEEP_LAST} stay and the rest fold; the stub over such a run says the lines are like the
+ * kept one above (fold.ts), and the handle gives every one of them back.
+ *
+ * What never folds this way: a line with a strong failure word (an error must not go behind a stub as
+ * "more of the same"; noise dedup, announced the same way, is what handles floods of those), an anchor,
+ * a diff change, a producer's elision note, a verdict, and the head and tail of the block.
+ */
+
+/** The same threshold noise dedup uses: real lists of findings run to dozens, floods to hundreds. */
+const MAX_ALIKE = 48;
+const KEEP_FIRST = 3;
+const KEEP_LAST = 2;
+
+/** The reasons that make a line one of a run of alike findings. */
+const FINDING = GuardReason.location | GuardReason.surprise;
+/** Guard reasons that may fold as one of many alike; any other reason keeps the line. */
+const FOLDABLE = FINDING | GuardReason.identifier | GuardReason.entropy;
+
+/** Where the block's head ends and its tail starts: lines there are kept whatever they say. */
+export interface KeptEnds {
+  readonly head: number;
+  readonly tailStart: number;
+}
+
+/**
+ * The guarded lines to release to the fold (1 = release) as members of a large alike run: each maximal
+ * run of consecutive eligible guarded lines of one mined template (`clusterOf`; -1 for a line whose
+ * template says nothing, never grouped) longer than 48 lines keeps its first three and last two. `table`
+ * gives each distinct text's keyword families. Only a run: findings spread over a report, each with
+ * its own excerpt below it (rubocop, a compiler's caret lines), are each a finding to read.
+ */
+export function alikeGuarded(
+  lines: readonly string[],
+  guard: Uint8Array,
+  clusterOf: Int32Array,
+  table: LineTable,
+  ends: KeptEnds,
+): Uint8Array {
+  const released = new Uint8Array(lines.length);
+  // whether each distinct text may fold: 0 not yet known, 1 no, 2 yes
+  const eligible = new Uint8Array(table.texts.length);
+  const mayFoldAt = (i: number): boolean => {
+    const reasons = guard[i]!;
+    if ((reasons & FINDING) === 0 || (reasons & ~FOLDABLE) !== 0 || clusterOf[i]! < 0) return false;
+    const u = table.ids[i]!;
+    if (eligible[u] === 0) eligible[u] = mayFold(lines[i]!, table.keywords[u]!) ? 2 : 1;
+    return eligible[u] === 2;
+  };
+  let i = ends.head;
+  while (i < ends.tailStart) {
+    if (!mayFoldAt(i)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < ends.tailStart && clusterOf[j] === clusterOf[i] && mayFoldAt(j)) j++;
+    if (j - i > MAX_ALIKE) released.fill(1, i + KEEP_FIRST, j - KEEP_LAST);
+    i = j;
+  }
+  return released;
+}
+
+/**
+ * Whether a guarded line may fold as one of many alike: no strong failure word, not a verdict, not a
+ * stack frame (a trace is one failure's context, kept whole however long: see error-context.ts).
+ */
+function mayFold(line: string, keywords: number): boolean {
+  return !hasStrongSignal(line, keywords) && !isVerdict(line, keywords) && !isFrame(line);
+}
