@@ -215,10 +215,10 @@ describe('guardLines', () => {
       `payload ${'p3Lm9'.repeat(90)}`,
       'last lines of the head…1834 tokens truncated…first lines of the tail',
       '[... omitted 144 of 400 lines ...]',
-      '✔ reads a missing file (2.1ms)',
-      '✔ writes a missing file (0.4ms)',
-      '✔ parses tabs (0.3ms)',
-      '✔ parses tabs (0.5ms)',
+      '• reads a missing file (2.1ms)',
+      '• writes a missing file (0.4ms)',
+      '• parses tabs (0.3ms)',
+      '• parses tabs (0.5ms)',
     ];
     const anchors = collectAnchors(['checkout_service', 'revision 3f9c2a1b7e', 'token issued', 'payload']);
     fc.assert(
