@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { claudeCodeCli } from './cli-binaries.js';
-import { cleanEnv, type ProcessResult, runProcess } from './run-process.js';
+import { cleanEnv, jsonLines, type ProcessResult, runProcess } from './run-process.js';
 
 /** How one headless Claude Code run went. */
 export interface AgentRun extends ProcessResult {
@@ -74,15 +74,8 @@ export async function runClaudeCode(options: ClaudeCodeRunOptions): Promise<Agen
     limitMs: options.limitMs ?? 180_000,
   });
   let finalAnswer: string | null = null;
-  for (const line of result.stdout.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const outcome = ResultLine.safeParse(parsed);
+  for (const event of jsonLines(result.stdout)) {
+    const outcome = ResultLine.safeParse(event);
     if (outcome.success && !outcome.data.is_error) finalAnswer = outcome.data.result ?? null;
   }
   return { ...result, finalAnswer, stateDir };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { AgentRun } from './claude-code.js';
 import { codexCli } from './cli-binaries.js';
-import { cleanEnv, runProcess } from './run-process.js';
+import { cleanEnv, jsonLines, runProcess } from './run-process.js';
 
 /** Options of a Codex run. */
 export interface CodexRunOptions {
@@ -68,15 +68,8 @@ export async function runCodex(options: CodexRunOptions): Promise<AgentRun> {
     limitMs: options.limitMs ?? 180_000,
   });
   let finalAnswer: string | null = null;
-  for (const line of result.stdout.split('\n')) {
-    if (!line.startsWith('{')) continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const event = ItemCompleted.safeParse(parsed);
+  for (const line of jsonLines(result.stdout)) {
+    const event = ItemCompleted.safeParse(line);
     if (event.success && event.data.item.type === 'agent_message') finalAnswer = event.data.item.text ?? null;
   }
   return { ...result, finalAnswer, stateDir };

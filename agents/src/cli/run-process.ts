@@ -54,3 +54,18 @@ export function cleanEnv(home: string): Record<string, string> {
     NO_COLOR: '1',
   };
 }
+
+/**
+ * The JSON objects of a CLI's line-delimited event output (`--output-format stream-json`, `--json`), in
+ * order; lines that are not JSON (progress, warnings) are skipped.
+ */
+export function* jsonLines(stdout: string): Generator<unknown> {
+  for (const line of stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    try {
+      yield JSON.parse(line);
+    } catch {
+      // a partial or non-JSON line: not an event
+    }
+  }
+}
