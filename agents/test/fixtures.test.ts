@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
 import {
   AnthropicPromptCache,
   anthropicPrompt,
+  MessagesRequest,
   messagesView,
+  ResponsesRequest,
   responsesView,
   sharedBlocks,
-} from '../src/index.js';
-import { MessagesRequest } from '../src/wire/messages-request.js';
-import { ResponsesRequest } from '../src/wire/responses-request.js';
+} from '@distil/savings';
+import { describe, expect, it } from 'vitest';
 
 // Request bodies recorded from the real CLIs by `pnpm bench:agents --capture` (see agents/README.md).
 const dir = join(import.meta.dirname, '..', 'fixtures');

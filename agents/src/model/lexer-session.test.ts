@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ConversationView, ToolCallSeen } from './conversation-view.js';
+import type { ConversationView, ToolCallSeen } from '@distil/savings';
 import { findFailure, lexerSession } from './lexer-session.js';
 import { codexToolbelt } from './toolbelt.js';
 

@@ -1,15 +1,11 @@
 import { findStubs } from '@distil/core';
-import type { ScriptedReply } from '../wire/scripted-reply.js';
+import type { ConversationView, ScriptedModel, ScriptedReply, ToolCallSeen } from '@distil/savings';
 import { BUGGY_LOOP, FIXED_LOOP, SOURCE_PATH } from '../workspace/lexer-project.js';
 import { CI_LOG_PATH } from '../workspace/workspace.js';
-import type { ConversationView, ToolCallSeen } from './conversation-view.js';
 import type { Toolbelt } from './toolbelt.js';
 
 /** How much of the session to play: the short one for CI, the long one for the bench. */
 export type SessionLength = 'short' | 'long';
-
-/** A scripted model: reads a request, answers the next step. Stateless: everything comes from the request. */
-export type ScriptedModel = (view: ConversationView) => ScriptedReply;
 
 const READ_LOG = `cat ${CI_LOG_PATH}`;
 const GREP_LOG = `grep -n -A 12 "✖" ${CI_LOG_PATH}`;

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import type { ScriptedReply } from '../wire/scripted-reply.js';
-import type { ToolCallSeen } from './conversation-view.js';
+import type { ScriptedReply, ToolCallSeen } from '@distil/savings';
 
 /** The two agents the harness drives. */
 export type AgentKind = 'claude-code' | 'codex';

@@ -1,8 +1,6 @@
 import { countTokens } from '@distil/core';
-import { sharedBlocks } from '../billing/anthropic-prompt.js';
-import { commonPrefixLength } from '../billing/canonical-json.js';
-import { sectionAt } from '../billing/openai-prompt.js';
-import type { BilledPrompt, UpstreamCall } from '../upstream/fake-upstream.js';
+import type { BilledPrompt, UpstreamCall } from '@distil/savings';
+import { commonPrefixLength, sectionAt, sharedBlocks } from '@distil/savings';
 
 /** Prompt tokens two billed calls share from the start, and the body part where they first differ. */
 export function sharedPrefix(a: BilledPrompt, b: BilledPrompt): { tokens: number; divergesAt: string } {

@@ -1,4 +1,4 @@
-import { type CallBill, inputTokens } from '../billing/bill.js';
+import { type CallBill, inputTokens } from '@distil/savings';
 import { acceptanceChecks, type SessionComparison, savedShare } from './acceptance.js';
 import type { ExchangeFigures } from './session-figures.js';
 

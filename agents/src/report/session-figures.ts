@@ -1,8 +1,7 @@
 import { countTokens } from '@distil/core';
-import { type CallBill, sumBills } from '../billing/bill.js';
+import type { UpstreamCall } from '@distil/savings';
+import { type CallBill, callsOf, type ScriptedReply, sumBills } from '@distil/savings';
 import type { RouteRun } from '../run/run-session.js';
-import type { UpstreamCall } from '../upstream/fake-upstream.js';
-import { callsOf, type ScriptedReply } from '../wire/scripted-reply.js';
 import type { WorkspaceTemplate } from '../workspace/workspace.js';
 import { prefixBreak } from './prefix-breaks.js';
 import { readAgentRequest, resultsById } from './wire-views.js';

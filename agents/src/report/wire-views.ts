@@ -1,7 +1,11 @@
-import { type ConversationView, messagesView, responsesView } from '../model/conversation-view.js';
+import {
+  type ConversationView,
+  MessagesRequest,
+  messagesView,
+  ResponsesRequest,
+  responsesView,
+} from '@distil/savings';
 import type { AgentRequest } from '../upstream/agent-tap.js';
-import { MessagesRequest } from '../wire/messages-request.js';
-import { ResponsesRequest } from '../wire/responses-request.js';
 
 /** A model request (Messages or Responses) the agent sent, read back. */
 export interface ReadRequest {

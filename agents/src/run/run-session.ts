@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RequestSavings, startProxy } from '@distil/proxy';
+import { startBillingUpstream, type UpstreamCall } from '@distil/savings';
 import { type AgentRun, runClaudeCode } from '../cli/claude-code.js';
 import { runCodex } from '../cli/codex.js';
 import { lexerSession, type SessionLength } from '../model/lexer-session.js';
 import { type AgentKind, claudeCodeToolbelt, codexToolbelt } from '../model/toolbelt.js';
 import { type AgentRequest, startAgentTap } from '../upstream/agent-tap.js';
-import { startFakeUpstream, type UpstreamCall } from '../upstream/fake-upstream.js';
 import { cloneWorkspace, type WorkspaceTemplate } from '../workspace/workspace.js';
 
 /** Direct (agent → fake upstream) or through Distil (agent → proxy → fake upstream). */
@@ -66,7 +66,7 @@ export async function runSession(
   const workdir = cloneWorkspace(template, join(scratch, 'work'));
   const tools =
     spec.agent === 'claude-code' ? claudeCodeToolbelt(workdir) : codexToolbelt(spec.fullOutput ?? false);
-  const upstream = await startFakeUpstream({ model: lexerSession(tools, spec.length) });
+  const upstream = await startBillingUpstream({ model: lexerSession(tools, spec.length) });
   const ledger: RequestSavings[] = [];
   const proxyLog: string[] = [];
   const proxy =

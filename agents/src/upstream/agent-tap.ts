@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EXCHANGE_HEADER, readBody, recordableHeaders } from './http-body.js';
+import { EXCHANGE_HEADER, readBody, recordableHeaders } from '@distil/savings';
 
 /** One request exactly as the agent sent it. */
 export interface AgentRequest {

@@ -1,3 +1,5 @@
+import type { ConversationView } from './conversation-view.js';
+
 /** One function-tool call of a reply. */
 export interface ToolCallSpec {
   readonly name: string;
@@ -29,3 +31,6 @@ export interface ReplyEnvelope {
   /** A short visible thought (Anthropic thinking block, OpenAI encrypted reasoning item). */
   readonly thought: string;
 }
+
+/** A scripted model: reads a request, answers the next step. Stateless: everything comes from the request. */
+export type ScriptedModel = (view: ConversationView) => ScriptedReply;

@@ -1,5 +1,5 @@
-import { type MessagesRequest, partsOf, toolResultText } from '../wire/messages-request.js';
-import { itemsOf, messageText, type ResponsesRequest, toolOutputText } from '../wire/responses-request.js';
+import { type MessagesRequest, partsOf, toolResultText } from './messages-request.js';
+import { itemsOf, messageText, type ResponsesRequest, toolOutputText } from './responses-request.js';
 
 /** One tool call in the conversation and what came back for it. */
 export interface ToolCallSeen {

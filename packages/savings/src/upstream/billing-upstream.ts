@@ -7,12 +7,12 @@ import { type AnthropicPrompt, anthropicPrompt } from '../billing/anthropic-prom
 import { type CallBill, priceCall } from '../billing/bill.js';
 import { OpenAIPromptCache } from '../billing/openai-cache.js';
 import { type RenderedPrompt, responsesPrompt } from '../billing/openai-prompt.js';
-import { type ConversationView, messagesView, responsesView } from '../model/conversation-view.js';
-import type { ScriptedModel } from '../model/lexer-session.js';
 import { messagesReplyJson, streamMessagesReply } from '../wire/anthropic-sse.js';
+import { type ConversationView, messagesView, responsesView } from '../wire/conversation-view.js';
 import { MessagesRequest } from '../wire/messages-request.js';
 import { ResponsesRequest } from '../wire/responses-request.js';
 import { replyItems, streamResponsesReply } from '../wire/responses-sse.js';
+import type { ScriptedModel } from '../wire/scripted-reply.js';
 import { callsOf, type ScriptedReply } from '../wire/scripted-reply.js';
 import { exchangeOf, readBody, recordableHeaders } from './http-body.js';
 
@@ -42,14 +42,14 @@ export interface UpstreamCall {
 }
 
 /** A running fake upstream. */
-export interface FakeUpstream {
+export interface BillingUpstream {
   readonly url: string;
   readonly calls: readonly UpstreamCall[];
   close(): Promise<void>;
 }
 
 /** Options of the fake upstream. */
-export interface FakeUpstreamOptions {
+export interface BillingUpstreamOptions {
   /** The scripted model that decides every answer. */
   readonly model: ScriptedModel;
   /** Prices by model; default: `resolvePrice` over the shipped catalog. */
@@ -70,7 +70,7 @@ const defaultPrice = (model: string): ModelPrice | null => {
  * decides, and bills every call like the provider: Anthropic's breakpoint prompt cache or OpenAI's
  * automatic prefix cache, at the catalog's list prices, reported back in the reply's `usage`.
  */
-export async function startFakeUpstream(options: FakeUpstreamOptions): Promise<FakeUpstream> {
+export async function startBillingUpstream(options: BillingUpstreamOptions): Promise<BillingUpstream> {
   const priceOf = options.priceOf ?? defaultPrice;
   const anthropicCache = new AnthropicPromptCache();
   const openaiCache = new OpenAIPromptCache();
