@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFixtures } from './capture/write-fixtures.js';
+import { writeClientProfile, writeFixtures } from './capture/write-fixtures.js';
 import { claudeCodeCli, codexCli } from './cli/cli-binaries.js';
 import type { SessionLength } from './model/lexer-session.js';
 import { acceptanceChecks } from './report/acceptance.js';
@@ -52,6 +52,9 @@ async function main(argv: readonly string[]): Promise<void> {
       const run = await runSession(template, spec, 'direct');
       for (const file of writeFixtures(run, dir, prefix, { cliVersion: version, note }))
         process.stdout.write(`${file}\n`);
+      // The default-configured runs also give `distil savings` the prompt and tools the logs leave out.
+      if (prefix === 'claude-code' || prefix === 'codex')
+        process.stdout.write(`${writeClientProfile(run, prefix, version)}\n`);
     }
     return;
   }

@@ -1,5 +1,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { profileFromRequest } from '@distil/savings';
 import type { RouteRun } from '../run/run-session.js';
 
 /** A request body as a real CLI sent it, kept as a fixture (no credentials, scratch paths replaced). */
@@ -52,4 +54,23 @@ export function writeFixtures(
     written.push(file);
   }
   return written;
+}
+
+/** Where `distil savings` finds the client profiles it ships. */
+const PROFILES_DIR = fileURLToPath(new URL('../../../packages/savings/profiles', import.meta.url));
+
+/**
+ * Writes the client profile of `run` (its system prompt and tools, from the last model request it made) to
+ * `packages/savings/profiles/<client>.json` and returns the file.
+ */
+export function writeClientProfile(run: RouteRun, client: string, cliVersion: string): string {
+  const last = run.agentRequests
+    .filter((r) => r.method === 'POST' && !r.path.includes('count_tokens'))
+    .at(-1);
+  if (!last) throw new Error(`${client}: the run made no model request to take a profile from`);
+  const scratch = run.workdir.replace(/\/work$/, '');
+  const body = JSON.parse(last.body.toString('utf8').replaceAll(scratch, SCRATCH_PLACEHOLDER));
+  const file = join(PROFILES_DIR, `${client}.json`);
+  writeFileSync(file, `${JSON.stringify(profileFromRequest(body, client, cliVersion), null, 1)}\n`);
+  return file;
 }

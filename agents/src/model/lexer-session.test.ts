@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import type { ConversationView, ToolCallSeen } from '@distil/savings';
+import { describe, expect, it } from 'vitest';
 import { findFailure, lexerSession } from './lexer-session.js';
 import { codexToolbelt } from './toolbelt.js';
 

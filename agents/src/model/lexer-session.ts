@@ -1,5 +1,5 @@
 import { findStubs } from '@distil/core';
-import type { ConversationView, ScriptedModel, ScriptedReply, ToolCallSeen } from '@distil/savings';
+import type { ConversationView, ScriptedReply, ToolCallSeen } from '@distil/savings';
 import { BUGGY_LOOP, FIXED_LOOP, SOURCE_PATH } from '../workspace/lexer-project.js';
 import { CI_LOG_PATH } from '../workspace/workspace.js';
 import type { Toolbelt } from './toolbelt.js';
@@ -40,7 +40,10 @@ export function findFailure(view: ConversationView): FailureFinding | null {
  * re-reads it and runs the tests. The final answer names what the model found, so two runs that saw the
  * same facts answer the same.
  */
-export function lexerSession(tools: Toolbelt, length: SessionLength): ScriptedModel {
+export function lexerSession(
+  tools: Toolbelt,
+  length: SessionLength,
+): (view: ConversationView) => ScriptedReply {
   return (view) => {
     // A request without tools is a client's side request (titles, summaries): answer it plainly.
     if (view.offeredTools.size === 0) return { kind: 'final', text: 'Investigating a CI failure' };

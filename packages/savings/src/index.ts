@@ -14,6 +14,16 @@ export { type CallBill, inputTokens, priceCall, sumBills } from './billing/bill.
 export { canonicalJson, commonPrefixLength } from './billing/canonical-json.js';
 export { cacheableTokens, type OpenAIInputUsage, OpenAIPromptCache } from './billing/openai-cache.js';
 export { type RenderedPrompt, responsesPrompt, sectionAt } from './billing/openai-prompt.js';
+export { ClientProfile, loadProfile, profileFromRequest, shippedProfile } from './profiles/client-profile.js';
+export { importClaudeCodeLog, looksLikeClaudeCodeLog } from './sessions/claude-code-log.js';
+export { type JsonLines, parseJsonLines, readJsonLines } from './sessions/json-lines.js';
+export type {
+  RecordedCall,
+  RecordedSession,
+  RecordedUsage,
+  SessionSource,
+  WireApi,
+} from './sessions/recorded-session.js';
 export {
   type BilledPrompt,
   type BillingUpstream,

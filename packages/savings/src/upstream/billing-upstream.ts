@@ -119,7 +119,7 @@ export async function startBillingUpstream(options: BillingUpstreamOptions): Pro
       if (!parsed.success) return refuse(res, record, 'invalid_request_error', parsed.error.issues[0]);
       const request = parsed.data;
       const view = messagesView(request);
-      const reply = options.model(view);
+      const reply = await options.model(view, { exchange: base.exchange, body: json });
       const prompt = anthropicPrompt(request);
       const price = priceOf(request.model);
       const usage = anthropicCache.bill(request.model, prompt, price?.minCacheableTokens ?? 1024);
@@ -162,7 +162,7 @@ export async function startBillingUpstream(options: BillingUpstreamOptions): Pro
       if (!parsed.success) return refuse(res, record, 'invalid_request_error', parsed.error.issues[0]);
       const request = parsed.data;
       const view = responsesView(request);
-      const reply = options.model(view);
+      const reply = await options.model(view, { exchange: base.exchange, body: json });
       const prompt = responsesPrompt(request);
       const price = priceOf(request.model);
       const usage = openaiCache.bill(`${request.model}:${request.prompt_cache_key ?? ''}`, prompt.text);
@@ -269,6 +269,7 @@ function thoughtFor(reply: ScriptedReply): string {
 
 /** Output tokens of a reply: its thought plus the text or call the model wrote. */
 function outputTokens(reply: ScriptedReply): number {
+  if (reply.kind === 'final' && reply.outputTokens !== undefined) return reply.outputTokens;
   const written =
     reply.kind === 'final'
       ? reply.text

@@ -22,7 +22,12 @@ export type ScriptedReply =
     }
   /** A freeform (custom) tool call, e.g. Codex's `apply_patch`, whose input is raw text. */
   | { readonly kind: 'custom_tool'; readonly name: string; readonly input: string }
-  | { readonly kind: 'final'; readonly text: string };
+  | {
+      readonly kind: 'final';
+      readonly text: string;
+      /** Output tokens to bill instead of counting `text` (a replayed reply the provider billed so). */
+      readonly outputTokens?: number;
+    };
 
 /** Bookkeeping the fake upstream adds to every reply: ids and a thought, as a reasoning model sends. */
 export interface ReplyEnvelope {
@@ -32,5 +37,19 @@ export interface ReplyEnvelope {
   readonly thought: string;
 }
 
-/** A scripted model: reads a request, answers the next step. Stateless: everything comes from the request. */
-export type ScriptedModel = (view: ConversationView) => ScriptedReply;
+/** The request a scripted model answers, beyond what the view shows. */
+export interface ScriptedRequest {
+  /** The exchange the request serves (the `x-harness-exchange` header), or null. */
+  readonly exchange: number | null;
+  /** The request body as the upstream received it. */
+  readonly body: unknown;
+}
+
+/**
+ * A scripted model: reads a request, answers the next step. Stateless: everything comes from the request
+ * (a replay also reads which exchange it serves).
+ */
+export type ScriptedModel = (
+  view: ConversationView,
+  request: ScriptedRequest,
+) => ScriptedReply | Promise<ScriptedReply>;
