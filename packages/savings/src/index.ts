@@ -15,6 +15,18 @@ export { canonicalJson, commonPrefixLength } from './billing/canonical-json.js';
 export { cacheableTokens, type OpenAIInputUsage, OpenAIPromptCache } from './billing/openai-cache.js';
 export { type RenderedPrompt, responsesPrompt, sectionAt } from './billing/openai-prompt.js';
 export { ClientProfile, loadProfile, profileFromRequest, shippedProfile } from './profiles/client-profile.js';
+export { referenceTokens, sharesToken } from './replay/reference-tokens.js';
+export { replayModel } from './replay/replay-model.js';
+export {
+  type ReplayOptions,
+  type RouteReplay,
+  replaySession,
+  type SessionReplay,
+} from './replay/replay-session.js';
+export { replyText, requestBody, type ToolResults, writtenText } from './replay/request-bodies.js';
+export { entriesOfBody, type ToolResultText, toolResultsOf } from './replay/tool-results.js';
+export { type Fidelity, fidelityOf } from './report/fidelity.js';
+export { type SessionSavings, sessionSavings } from './report/session-savings.js';
 export { importClaudeCodeLog, looksLikeClaudeCodeLog } from './sessions/claude-code-log.js';
 export { type JsonLines, parseJsonLines, readJsonLines } from './sessions/json-lines.js';
 export type {

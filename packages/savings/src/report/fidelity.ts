@@ -1,0 +1,117 @@
+import { referenceTokens, sharesToken } from '../replay/reference-tokens.js';
+import type { SessionReplay } from '../replay/replay-session.js';
+import { writtenText } from '../replay/request-bodies.js';
+import { entriesOfBody, toolResultsOf } from '../replay/tool-results.js';
+import type { UpstreamCall } from '../upstream/billing-upstream.js';
+
+/** How many tool-output lines later turns referred to, and how many of those the proxy hid. */
+export interface Fidelity {
+  /** Tool-output lines sharing a reference token with a later assistant text or tool input. */
+  readonly neededLines: number;
+  /** Needed lines not visible verbatim in the request the proxy forwarded first for that turn. */
+  readonly hiddenLines: number;
+  /** Of those, the ones no later expand round brought back either. */
+  readonly hiddenAfterExpands: number;
+}
+
+/** A Read gutter (`  12→` or `12\t`) and terminal styling are presentation, not what a line says. */
+const GUTTER = /^\s*\d+(→|\t)/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: SGR escape sequences start with ESC.
+const STYLING = /\u001b\[[0-9;]*[mK]/g;
+const normalised = (line: string): string => line.replace(STYLING, '').replace(GUTTER, '').trim();
+
+/**
+ * Fidelity of one replay: every tool output is judged where the agent first read it — the first request
+ * of the turn that carried it, as the proxy forwarded it — against every assistant text and tool input
+ * written from then on; a hidden line counts as brought back when a later expand round returned it.
+ */
+export function fidelityOf(replay: SessionReplay): Fidelity {
+  const { session } = replay;
+  const firstSeen = new Map<string, number>();
+  session.calls.forEach((call, k) => {
+    for (const result of toolResultsOf(session.entries.slice(0, call.end))) {
+      if (!firstSeen.has(result.id)) firstSeen.set(result.id, k);
+    }
+  });
+  const laterFrom = laterTokens(replay);
+  const original = new Map(toolResultsOf(session.entries).map((r) => [r.id, r.text]));
+  const byExchange = groupByExchange(replay.distil.calls);
+  // expandedFrom[k]: what every expand round from turn k on gave back
+  const expandedFrom: string[] = [];
+  let acc = '';
+  for (let k = session.calls.length - 1; k >= 0; k--) {
+    const rounds = (byExchange.get(k) ?? []).slice(1).map(expandOutputs);
+    if (rounds.length > 0) acc = `${rounds.join('\n')}\n${acc}`;
+    expandedFrom[k] = acc;
+  }
+  let neededLines = 0;
+  let hiddenLines = 0;
+  let hiddenAfterExpands = 0;
+  for (const [id, k] of firstSeen) {
+    const calls = byExchange.get(k) ?? [];
+    const forwarded = calls[0] ? forwardedResult(calls[0], id) : null;
+    if (forwarded === null) continue;
+    const expanded = expandedFrom[k]!;
+    const later = laterFrom[k]!;
+    for (const raw of (original.get(id) ?? '').split('\n')) {
+      const line = normalised(raw);
+      if (line.length === 0 || !sharesToken(line, later)) continue;
+      neededLines++;
+      if (forwarded.includes(line)) continue;
+      hiddenLines++;
+      if (!expanded.includes(line)) hiddenAfterExpands++;
+    }
+  }
+  return { neededLines, hiddenLines, hiddenAfterExpands };
+}
+
+/** `laterFrom[k]`: the reference tokens of every reply from call k on. */
+function laterTokens(replay: SessionReplay): Set<string>[] {
+  const { session } = replay;
+  const out: Set<string>[] = [];
+  let acc = new Set<string>();
+  for (let k = session.calls.length - 1; k >= 0; k--) {
+    const call = session.calls[k]!;
+    const written = session.entries
+      .slice(call.end, call.replyEnd)
+      .map((e) => writtenText(e))
+      .join('\n');
+    acc = new Set([...acc, ...referenceTokens(written)]);
+    out[k] = acc;
+  }
+  return out;
+}
+
+function groupByExchange(calls: readonly UpstreamCall[]): Map<number, UpstreamCall[]> {
+  const out = new Map<number, UpstreamCall[]>();
+  for (const call of calls) {
+    if (call.exchange === null) continue;
+    const list = out.get(call.exchange) ?? [];
+    list.push(call);
+    out.set(call.exchange, list);
+  }
+  return out;
+}
+
+function bodyOf(call: UpstreamCall): unknown {
+  try {
+    return JSON.parse(call.body.toString('utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** The normalised text of tool result `id` as forwarded in `call`, or null when it is not there. */
+function forwardedResult(call: UpstreamCall, id: string): string | null {
+  const found = toolResultsOf(entriesOfBody(bodyOf(call))).find((r) => r.id === id);
+  return found ? found.text.split('\n').map(normalised).join('\n') : null;
+}
+
+/** What the expansions in a continuation call gave back (the results of distil tool calls). */
+function expandOutputs(call: UpstreamCall): string {
+  const distilIds = new Set((call.view?.calls ?? []).filter((c) => c.distil).map((c) => c.id));
+  return toolResultsOf(entriesOfBody(bodyOf(call)))
+    .filter((r) => distilIds.has(r.id))
+    .map((r) => r.text.split('\n').map(normalised).join('\n'))
+    .join('\n');
+}
