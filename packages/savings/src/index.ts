@@ -22,12 +22,21 @@ export {
   type RouteReplay,
   replaySession,
   type SessionReplay,
+  sendSession,
 } from './replay/replay-session.js';
 export { replyText, requestBody, type ToolResults, writtenText } from './replay/request-bodies.js';
 export { entriesOfBody, type ToolResultText, toolResultsOf } from './replay/tool-results.js';
 export { type Fidelity, fidelityOf } from './report/fidelity.js';
+export { heldBackBy, type SavingsTotals, summarise } from './report/savings-summary.js';
 export { type SessionSavings, sessionSavings } from './report/session-savings.js';
 export { importClaudeCodeLog, looksLikeClaudeCodeLog } from './sessions/claude-code-log.js';
+export {
+  defaultSessionFolders,
+  type FoundSessions,
+  importFile,
+  importSessions,
+  type SkippedFile,
+} from './sessions/import-sessions.js';
 export { type JsonLines, parseJsonLines, readJsonLines } from './sessions/json-lines.js';
 export type {
   RecordedCall,

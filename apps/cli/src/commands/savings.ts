@@ -1,139 +1,97 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadKeepModel } from '@distil/codec';
-import type { Trajectory } from '@distil/contract';
+import { resolvePrice } from '@distil/core';
 import {
-  importTrajectories,
-  MemoryRestoreStore,
-  pipelineCompressor,
-  type ResolvedPrice,
-  resolvePrice,
-  type SimulationReport,
-  STRATEGIES,
-  type StrategyName,
-  simulate,
-} from '@distil/core';
+  defaultSessionFolders,
+  importSessions,
+  replaySession,
+  type SessionSavings,
+  type SkippedFile,
+  sessionSavings,
+  shippedProfile,
+} from '@distil/savings';
 import type { Command } from 'commander';
 import { loadConfig } from '../config-file.js';
-import { formatTable } from '../table.js';
+import { renderSavings } from '../savings-table.js';
 
 interface SavingsFlags {
   trajectory?: string;
+  since?: string;
   pricing?: string;
-  strategies?: boolean;
   json?: boolean;
-  lossless?: boolean;
-  ttl?: string;
   config?: string;
 }
 
-/** The trajectories shipped in the repository (`datasets/generated/trajectories`). */
-export const BUNDLED_TRAJECTORIES = fileURLToPath(
-  new URL('../../../../datasets/generated/trajectories', import.meta.url),
-);
+/** How far back `distil savings` looks in the agents' own folders when no file is given. */
+const DEFAULT_SINCE = '7d';
 
 /**
- * `distil savings`: what a trajectory costs under each strategy of the spec's table — no cache, cache
- * only, naive compression + cache, and Distil's cache-aware session layer — at one model's prices.
+ * `distil savings [paths…]`: replays recorded agent sessions — Claude Code logs, Codex rollouts,
+ * SWE-agent and OpenHands trajectories — request by request through the proxy's own rewrite into a local
+ * upstream that bills like the provider, and prints what each session cost direct and through Distil,
+ * beside the most compression could have saved.
  */
 export function registerSavings(program: Command): void {
   program
     .command('savings')
-    .description('simulate the $ cost of a trajectory: no cache, cache only, naive compression, distil')
-    .option(
-      '--trajectory <file>',
-      'a trajectory (distil JSON, SWE-agent .traj, OpenHands/Claude Code .jsonl, request body); default: the bundled ones',
+    .description(
+      'what your recorded agent sessions cost direct and through Distil, replayed through the proxy',
     )
-    .option('--pricing <model>', "model whose prices apply (default: the config's pricing.model)")
-    .option('--strategies', 'also print each strategy turn by turn (cache reads, writes, fresh tokens)')
-    .option('--lossless', 'compress with the lossless tier only (nothing folded behind handles)')
-    .option('--ttl <ttl>', 'cache-write price to apply: 5m or 1h', '5m')
-    .option('--json', 'print the full reports as JSON')
-    .action(async (_opts: unknown, cmd: Command) => {
+    .argument(
+      '[paths...]',
+      `session logs or folders (default: ${defaultSessionFolders().join(' and ')}, last ${DEFAULT_SINCE})`,
+    )
+    .option('--trajectory <file>', 'one session file (the same as giving it as a path)')
+    .option('--since <age>', 'only files modified in this window: 7d, 12h, 30m, or a date (2026-11-01)')
+    .option('--pricing <model>', 'price every call at this model (default: each call at its own model)')
+    .option('--json', 'print every figure as JSON')
+    .action(async (paths: string[], _opts: unknown, cmd: Command) => {
       const flags = cmd.optsWithGlobals<SavingsFlags>();
       const { config } = loadConfig(flags.config);
-      const price = resolvePrice(flags.pricing, config.pricing);
-      if (flags.ttl !== '5m' && flags.ttl !== '1h')
-        throw new Error(`--ttl must be 5m or 1h, not ${flags.ttl}`);
-      const trajectories = flags.trajectory ? importTrajectories(flags.trajectory) : bundledTrajectories();
-      const keepModel = await loadKeepModel(config.keepModel, (m) => process.stderr.write(`distil: ${m}\n`));
-      const names = Object.keys(STRATEGIES) as StrategyName[];
-      const reports: SimulationReport[] = [];
-      for (const trajectory of trajectories) {
-        // A simulation never writes to the user's store: its folds live in memory for the run.
-        const store = new MemoryRestoreStore();
-        const depth = flags.lossless ? 'lossless' : 'digest';
-        const compress = pipelineCompressor({ keepModel, store, tiers: config.tiers, depth });
-        const report = await simulate(trajectory, price.price, names, {
-          compress,
-          store,
-          keepModel,
-          cacheTtl: flags.ttl,
-          session: { skeleton: !flags.lossless },
-        });
-        reports.push(report);
-        if (!flags.json) process.stdout.write(renderReport(report, price, flags.strategies === true));
-      }
-      if (flags.json)
-        process.stdout.write(
-          `${JSON.stringify({ model: price.model, source: price.source, reports }, null, 2)}\n`,
+      const price = flags.pricing ? resolvePrice(flags.pricing, config.pricing) : undefined;
+      const given = [...paths, ...(flags.trajectory ? [flags.trajectory] : [])];
+      const folders = given.length > 0 ? given : defaultSessionFolders();
+      const since = parseSince(flags.since ?? (given.length > 0 ? undefined : DEFAULT_SINCE));
+      const { sessions, skipped } = importSessions(folders, since);
+      if (sessions.length === 0) {
+        throw new Error(
+          `no agent sessions found in ${folders.join(', ')}${since ? ` since ${since.toISOString()}` : ''}` +
+            `${skipped.length > 0 ? ` (${skipped.length} files skipped: ${skipped[0]!.reason})` : ''}; ` +
+            'pass a Claude Code log, a Codex rollout, a SWE-agent .traj or an OpenHands output.jsonl',
         );
+      }
+      const keepModel = await loadKeepModel(config.keepModel, (m) => process.stderr.write(`distil: ${m}\n`));
+      const figures: SessionSavings[] = [];
+      for (const [i, session] of sessions.entries()) {
+        if (!flags.json)
+          process.stderr.write(`distil: replaying ${i + 1}/${sessions.length} ${session.id}\n`);
+        const replay = await replaySession(session, {
+          profile: shippedProfile(session.api),
+          config,
+          keepModel,
+          price: price?.price,
+        });
+        figures.push(sessionSavings(replay, price?.price));
+      }
+      if (flags.json) process.stdout.write(`${JSON.stringify(report(figures, skipped), null, 2)}\n`);
+      else process.stdout.write(renderSavings(figures, skipped));
     });
 }
 
-function bundledTrajectories(): Trajectory[] {
-  if (!existsSync(BUNDLED_TRAJECTORIES)) {
-    throw new Error(`no bundled trajectories at ${BUNDLED_TRAJECTORIES}; pass --trajectory FILE`);
-  }
-  const files = readdirSync(BUNDLED_TRAJECTORIES)
-    .filter((f) => /\.(json|jsonl|traj)$/.test(f))
-    .sort();
-  if (files.length === 0)
-    throw new Error(`no trajectories in ${BUNDLED_TRAJECTORIES}; pass --trajectory FILE`);
-  return files.flatMap((f) => importTrajectories(join(BUNDLED_TRAJECTORIES, f)));
+function report(figures: readonly SessionSavings[], skipped: readonly SkippedFile[]) {
+  return { sessions: figures, skipped };
 }
 
-const dollars = (usd: number): string => usd.toFixed(5);
-const percent = (fraction: number): string => `${(fraction * 100).toFixed(1)}%`;
-const count = (n: number): string => n.toLocaleString('en-US');
-
-/** The spec's table for one trajectory, and with `perTurn` each strategy turn by turn. */
-export function renderReport(report: SimulationReport, price: ResolvedPrice, perTurn: boolean): string {
-  const cacheOnly = report.strategies.find((s) => s.strategy === 'cache-only');
-  const distil = report.strategies.find((s) => s.strategy === 'distil');
-  let out = `${report.trajectory}: ${report.turns} turns · ${price.model} · ${price.source}\n`;
-  out += formatTable(
-    ['strategy', '$ / run', 'vs baseline', 'cache hits', ''],
-    report.strategies.map((s) => [
-      s.label,
-      dollars(s.totals.usd),
-      percent(s.vsBaseline),
-      count(s.totals.cacheRead),
-      s.strategy === 'naive' && cacheOnly && s.totals.cacheRead < cacheOnly.totals.cacheRead
-        ? '← rewrites the cached prefix'
-        : '',
-    ]),
-  );
-  if (cacheOnly && distil && cacheOnly.totals.usd > 0) {
-    out += `distil vs cache only: ${percent(1 - distil.totals.usd / cacheOnly.totals.usd)} of $ saved\n`;
+/** `7d`, `12h`, `30m` before now, or a date; undefined for no limit. */
+export function parseSince(value: string | undefined, now = Date.now()): Date | undefined {
+  if (value === undefined) return undefined;
+  const age = /^(\d+)\s*([dhm])$/.exec(value.trim());
+  if (age) {
+    const unit = { d: 86_400_000, h: 3_600_000, m: 60_000 }[age[2] as 'd' | 'h' | 'm'];
+    return new Date(now - Number(age[1]) * unit);
   }
-  if (perTurn) {
-    for (const s of report.strategies) {
-      out += `\n${s.label}\n`;
-      out += formatTable(
-        ['turn', 'request', 'cache read', 'cache write', 'fresh', 'output', '$'],
-        s.turns.map((t) => [
-          t.turn + 1,
-          count(t.requestTokens),
-          count(t.cacheRead),
-          count(t.cacheWrite),
-          count(t.fresh),
-          count(t.output),
-          dollars(t.usd),
-        ]),
-      );
-    }
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) {
+    throw new Error(`--since must be an age (7d, 12h, 30m) or a date (2026-11-01), not "${value}"`);
   }
-  return `${out}\n`;
+  return date;
 }

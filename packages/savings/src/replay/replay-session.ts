@@ -78,7 +78,7 @@ export async function replaySession(
     log: (line) => proxyLog.push(line),
   });
   try {
-    await sendAll(session, options, 'recorded', proxy.url);
+    await sendSession(session, options, 'recorded', proxy.url);
   } finally {
     await proxy.close();
     await upstream.close();
@@ -102,17 +102,20 @@ async function replayRoute(
 ): Promise<RouteReplay> {
   const upstream = await startBillingUpstream({ model, priceOf });
   try {
-    await sendAll(session, options, toolResults, upstream.url);
+    await sendSession(session, options, toolResults, upstream.url);
   } finally {
     await upstream.close();
   }
   return { calls: upstream.calls, bill: billOf(upstream.calls) };
 }
 
-/** Sends the session's requests in order, each tagged with its call number, and reads every reply. */
-async function sendAll(
+/**
+ * Sends the session's requests to `base` (an upstream, or a proxy in front of one) in order, each tagged
+ * with its call number so the upstream answers with that call's recorded reply, and reads every reply.
+ */
+export async function sendSession(
   session: RecordedSession,
-  options: ReplayOptions,
+  options: Pick<ReplayOptions, 'profile' | 'model'>,
   toolResults: ToolResults,
   base: string,
 ): Promise<void> {

@@ -1,0 +1,85 @@
+import { readdirSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { importClaudeCodeLog, looksLikeClaudeCodeLog } from './claude-code-log.js';
+import { importCodexRollout, looksLikeCodexRollout } from './codex-rollout.js';
+import { sessionsFromTrajectories } from './from-trajectory.js';
+import { readJsonLines } from './json-lines.js';
+import type { RecordedSession } from './recorded-session.js';
+
+/** A file that held no session, and why. */
+export interface SkippedFile {
+  readonly file: string;
+  readonly reason: string;
+}
+
+/** What a search for sessions found. */
+export interface FoundSessions {
+  readonly sessions: RecordedSession[];
+  readonly skipped: SkippedFile[];
+}
+
+/** Where the agents keep their logs: Claude Code's projects folder and Codex's sessions folder. */
+export function defaultSessionFolders(env: NodeJS.ProcessEnv = process.env): string[] {
+  const claude = env['CLAUDE_CONFIG_DIR'] ?? join(homedir(), '.claude');
+  const codex = env['CODEX_HOME'] ?? join(homedir(), '.codex');
+  return [join(claude, 'projects'), join(codex, 'sessions')];
+}
+
+/** The files a session can be read from. */
+const SESSION_FILE = /\.(jsonl|json|traj|ya?ml)$/i;
+
+/**
+ * Every session in `paths` (files, or folders searched recursively), in path order: Claude Code logs
+ * (subagent logs included), Codex rollouts, SWE-agent `.traj` files and demonstrations, OpenHands
+ * `output.jsonl`, and Distil trajectories. `since` keeps only files modified at or after it. A file that
+ * holds no session, or that no importer reads, is listed with its reason; it never stops the search.
+ */
+export function importSessions(paths: readonly string[], since?: Date): FoundSessions {
+  const sessions: RecordedSession[] = [];
+  const skipped: SkippedFile[] = [];
+  for (const file of paths.flatMap((p) => sessionFiles(p))) {
+    if (since && statSync(file).mtime < since) continue;
+    try {
+      const found = importFile(file);
+      if (found.length === 0) skipped.push({ file, reason: 'not a session log of a known agent' });
+      for (const session of found) {
+        if (session.calls.length === 0) skipped.push({ file, reason: 'no model call in it' });
+        else sessions.push(session);
+      }
+    } catch (error) {
+      skipped.push({ file, reason: error instanceof Error ? error.message.split('\n')[0]! : String(error) });
+    }
+  }
+  return { sessions, skipped };
+}
+
+/** The sessions of one file (none when it is not a session log). */
+export function importFile(file: string): RecordedSession[] {
+  if (/\.jsonl$/i.test(file)) {
+    const { records, skipped } = readJsonLines(file);
+    if (looksLikeCodexRollout(records)) return [importCodexRollout(records, file, skipped.length)];
+    if (looksLikeClaudeCodeLog(records)) return [importClaudeCodeLog(records, file, skipped.length)];
+  }
+  try {
+    return sessionsFromTrajectories(file);
+  } catch {
+    // not a trajectory either: the caller reports the file as holding no session
+    return [];
+  }
+}
+
+function sessionFiles(path: string): string[] {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return [];
+  if (stat.isFile()) return [path];
+  const out: string[] = [];
+  for (const entry of readdirSync(path, { withFileTypes: true }).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
+    const full = join(path, entry.name);
+    if (entry.isDirectory()) out.push(...sessionFiles(full));
+    else if (entry.isFile() && SESSION_FILE.test(entry.name)) out.push(full);
+  }
+  return out;
+}
