@@ -16,6 +16,11 @@ export { cacheableTokens, type OpenAIInputUsage, OpenAIPromptCache } from './bil
 export { type RenderedPrompt, responsesPrompt, sectionAt } from './billing/openai-prompt.js';
 export { ClientProfile, loadProfile, profileFromRequest, shippedProfile } from './profiles/client-profile.js';
 export { importClaudeCodeLog, looksLikeClaudeCodeLog } from './sessions/claude-code-log.js';
+export {
+  sessionFromTrajectory,
+  sessionsFromTrajectories,
+  TRAJECTORY_DEFAULT_MODEL,
+} from './sessions/from-trajectory.js';
 export { type JsonLines, parseJsonLines, readJsonLines } from './sessions/json-lines.js';
 export type {
   RecordedCall,
@@ -24,6 +29,11 @@ export type {
   SessionSource,
   WireApi,
 } from './sessions/recorded-session.js';
+export {
+  messagesToolName,
+  RECORDED_TOOL_DESCRIPTION,
+  toolDefinitionsOf,
+} from './sessions/trajectory-tools.js';
 export {
   type BilledPrompt,
   type BillingUpstream,
