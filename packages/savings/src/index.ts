@@ -31,6 +31,11 @@ export { heldBackBy, type SavingsTotals, summarise } from './report/savings-summ
 export { type SessionSavings, sessionSavings } from './report/session-savings.js';
 export { importClaudeCodeLog, looksLikeClaudeCodeLog } from './sessions/claude-code-log.js';
 export {
+  sessionFromTrajectory,
+  sessionsFromTrajectories,
+  TRAJECTORY_DEFAULT_MODEL,
+} from './sessions/from-trajectory.js';
+export {
   defaultSessionFolders,
   type FoundSessions,
   importFile,
@@ -45,6 +50,11 @@ export type {
   SessionSource,
   WireApi,
 } from './sessions/recorded-session.js';
+export {
+  messagesToolName,
+  RECORDED_TOOL_DESCRIPTION,
+  toolDefinitionsOf,
+} from './sessions/trajectory-tools.js';
 export {
   type BilledPrompt,
   type BillingUpstream,

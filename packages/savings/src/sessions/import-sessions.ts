@@ -54,19 +54,15 @@ export function importSessions(paths: readonly string[], since?: Date): FoundSes
   return { sessions, skipped };
 }
 
-/** The sessions of one file (none when it is not a session log). */
+/** The sessions of one file; throws, naming the line or field, when it is not one Distil reads. */
 export function importFile(file: string): RecordedSession[] {
   if (/\.jsonl$/i.test(file)) {
     const { records, skipped } = readJsonLines(file);
     if (looksLikeCodexRollout(records)) return [importCodexRollout(records, file, skipped.length)];
     if (looksLikeClaudeCodeLog(records)) return [importClaudeCodeLog(records, file, skipped.length)];
   }
-  try {
-    return sessionsFromTrajectories(file);
-  } catch {
-    // not a trajectory either: the caller reports the file as holding no session
-    return [];
-  }
+  // Anything else must be a trajectory; when it is not, the error says which formats were tried.
+  return sessionsFromTrajectories(file);
 }
 
 function sessionFiles(path: string): string[] {
