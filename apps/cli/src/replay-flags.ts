@@ -1,10 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Trajectory } from '@distil/contract';
 import { importTrajectories } from '@distil/core';
 import { type ProgressCallback, type Runner, resolveRunner, runFiles } from '@distil/replay';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
-import { BUNDLED_TRAJECTORIES } from './commands/savings.js';
 
 /** The flags every replay command shares. */
 export interface ReplayFlags {
@@ -107,3 +107,8 @@ export function reportLiveCalls(runner: Runner): void {
 export const percent = (fraction: number): string => `${(fraction * 100).toFixed(1)}%`;
 /** A count with thousands separators. */
 export const count = (n: number): string => n.toLocaleString('en-US');
+
+/** The trajectories shipped in the repository (`datasets/generated/trajectories`). */
+export const BUNDLED_TRAJECTORIES = fileURLToPath(
+  new URL('../../../datasets/generated/trajectories', import.meta.url),
+);
