@@ -7,11 +7,9 @@
  *
  * Default paths: the Claude Code logs of the corpus (`../shared/corpus/trajectories/claude_code_tokbench`).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DistilConfig } from '@distil/contract';
 import { openRestoreStore } from '@distil/core';
 import {
@@ -25,9 +23,8 @@ import {
   startBillingUpstream,
   sumBills,
 } from '@distil/savings';
+import { startProxyProcess } from '../apps/cli/test/proxy-process.js';
 import { requireCorpus } from './corpus-path.js';
-
-const BIN = fileURLToPath(new URL('../apps/cli/src/bin.ts', import.meta.url));
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -66,48 +63,16 @@ async function liveBill(session: RecordedSession): Promise<number> {
   // The replayed agent reads folds from the proxy's own disk store, as `distil expand` would.
   const store = await openRestoreStore(DistilConfig.parse({}).restoreStore, home);
   const upstream = await startBillingUpstream({ model: replayModel(session, store) });
-  const proxy = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      BIN,
-      'proxy',
-      '--port',
-      '0',
-      '--anthropic-upstream',
-      upstream.url,
-      '--openai-upstream',
-      upstream.url,
-    ],
-    { env: { ...process.env, DISTIL_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const proxy = await startProxyProcess(upstream.url, home);
   try {
-    const url = await listeningUrl(proxy);
-    await sendSession(session, { profile: shippedProfile(session.api) }, 'recorded', url);
+    await sendSession(session, { profile: shippedProfile(session.api) }, 'recorded', proxy.url);
     return sumBills(upstream.calls.flatMap((c) => (c.bill ? [c.bill] : []))).usd;
   } finally {
-    proxy.kill();
+    proxy.stop();
     await upstream.close();
     await store.close();
     rmSync(home, { recursive: true, force: true });
   }
-}
-
-function listeningUrl(proc: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const onData = (chunk: Buffer): void => {
-      seen += chunk.toString('utf8');
-      const match = /listening on (http:\/\/\S+)/.exec(seen);
-      if (match) resolve(match[1]!);
-    };
-    proc.stdout?.on('data', onData);
-    proc.stderr?.on('data', onData);
-    proc.once('exit', (code) =>
-      reject(new Error(`distil proxy exited (${code}) before listening:\n${seen}`)),
-    );
-  });
 }
 
 await main();

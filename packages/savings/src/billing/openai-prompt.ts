@@ -11,7 +11,8 @@ export interface RenderedPrompt {
 /**
  * The prompt an OpenAI Responses request renders, as one string in render order: tool definitions, the
  * instructions, then the input items. Item `id` and `status` fields are bookkeeping the model never sees,
- * so they are left out; everything else is kept in its semantic (canonical JSON) form.
+ * and reasoning's `encrypted_content` is not billed as text, so they are left out; everything else is
+ * kept in its semantic (canonical JSON) form.
  */
 export function responsesPrompt(body: ResponsesRequest): RenderedPrompt {
   const parts: { label: string; text: string }[] = [
@@ -19,7 +20,14 @@ export function responsesPrompt(body: ResponsesRequest): RenderedPrompt {
     { label: 'instructions', text: body.instructions ?? '' },
   ];
   itemsOf(body.input).forEach((item, i) => {
-    const { id: _id, status: _status, ...rendered } = item as Record<string, unknown>;
+    // `encrypted_content` is the model's own reasoning, carried opaquely between turns; the provider does not
+    // bill its base64 as prompt text (real rollouts' recorded input is a third of what counting it gives).
+    const {
+      id: _id,
+      status: _status,
+      encrypted_content: _sealed,
+      ...rendered
+    } = item as Record<string, unknown>;
     parts.push({ label: `input[${i}](${String(item.type ?? item.role)})`, text: canonicalJson(rendered) });
   });
   const sections: { start: number; label: string }[] = [];

@@ -8,7 +8,10 @@ import type { UpstreamCall } from '../upstream/billing-upstream.js';
 export interface Fidelity {
   /** Tool-output lines sharing a reference token with a later assistant text or tool input. */
   readonly neededLines: number;
-  /** Needed lines not visible verbatim in the request the proxy forwarded first for that turn. */
+  /**
+   * Needed lines not visible verbatim anywhere in the request the proxy forwarded first for that turn (a
+   * line sent once and referred back to later is visible where it was sent).
+   */
   readonly hiddenLines: number;
   /** Of those, the ones no later expand round brought back either. */
   readonly hiddenAfterExpands: number;
@@ -49,8 +52,8 @@ export function fidelityOf(replay: SessionReplay): Fidelity {
   let hiddenAfterExpands = 0;
   for (const [id, k] of firstSeen) {
     const calls = byExchange.get(k) ?? [];
-    const forwarded = calls[0] ? forwardedResult(calls[0], id) : null;
-    if (forwarded === null) continue;
+    if (!calls[0] || !forwardedResult(calls[0], id)) continue;
+    const forwarded = visibleText(calls[0]);
     const expanded = expandedFrom[k]!;
     const later = laterFrom[k]!;
     for (const raw of (original.get(id) ?? '').split('\n')) {
@@ -101,10 +104,33 @@ function bodyOf(call: UpstreamCall): unknown {
   }
 }
 
-/** The normalised text of tool result `id` as forwarded in `call`, or null when it is not there. */
-function forwardedResult(call: UpstreamCall, id: string): string | null {
-  const found = toolResultsOf(entriesOfBody(bodyOf(call))).find((r) => r.id === id);
-  return found ? found.text.split('\n').map(normalised).join('\n') : null;
+/** Whether `call` carried tool result `id` at all. */
+function forwardedResult(call: UpstreamCall, id: string): boolean {
+  return toolResultsOf(entriesOfBody(bodyOf(call))).some((r) => r.id === id);
+}
+
+/** Keys whose strings the model never reads as text. */
+const OPAQUE = new Set(['signature', 'encrypted_content', 'id', 'call_id', 'tool_use_id', 'type', 'role']);
+
+/** Every line of text in a forwarded request's conversation, normalised (memoised per call). */
+const visible = new WeakMap<UpstreamCall, string>();
+function visibleText(call: UpstreamCall): string {
+  let text = visible.get(call);
+  if (text === undefined) {
+    const strings: string[] = [];
+    const walk = (value: unknown, key: string): void => {
+      if (typeof value === 'string') {
+        if (!OPAQUE.has(key)) strings.push(value);
+      } else if (Array.isArray(value)) for (const v of value) walk(v, key);
+      else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, k);
+    };
+    walk(entriesOfBody(bodyOf(call)), '');
+    // Tool results (Codex's JSON envelope included) as the model reads them.
+    for (const r of toolResultsOf(entriesOfBody(bodyOf(call)))) strings.push(r.text);
+    text = strings.join('\n').split('\n').map(normalised).join('\n');
+    visible.set(call, text);
+  }
+  return text;
 }
 
 /** What the expansions in a continuation call gave back (the results of distil tool calls). */

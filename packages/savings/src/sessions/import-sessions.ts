@@ -48,7 +48,8 @@ export function importSessions(paths: readonly string[], since?: Date): FoundSes
         else sessions.push(session);
       }
     } catch (error) {
-      skipped.push({ file, reason: error instanceof Error ? error.message.split('\n')[0]! : String(error) });
+      const message = error instanceof Error ? error.message : String(error);
+      skipped.push({ file, reason: message.replace(/\s*\n\s*/g, ' ').slice(0, 240) });
     }
   }
   return { sessions, skipped };
