@@ -31,6 +31,11 @@ export { heldBackBy, type SavingsTotals, summarise } from './report/savings-summ
 export { type SessionSavings, sessionSavings } from './report/session-savings.js';
 export { importClaudeCodeLog, looksLikeClaudeCodeLog } from './sessions/claude-code-log.js';
 export {
+  CODEX_DEFAULT_MODEL,
+  importCodexRollout,
+  looksLikeCodexRollout,
+} from './sessions/codex-rollout.js';
+export {
   sessionFromTrajectory,
   sessionsFromTrajectories,
   TRAJECTORY_DEFAULT_MODEL,
