@@ -30,7 +30,11 @@ export { type Fidelity, fidelityOf } from './report/fidelity.js';
 export { heldBackBy, type SavingsTotals, summarise } from './report/savings-summary.js';
 export { type SessionSavings, sessionSavings } from './report/session-savings.js';
 export { importClaudeCodeLog, looksLikeClaudeCodeLog } from './sessions/claude-code-log.js';
-export { CODEX_DEFAULT_MODEL, importCodexRollout, looksLikeCodexRollout } from './sessions/codex-rollout.js';
+export {
+  CODEX_DEFAULT_MODEL,
+  importCodexRollout,
+  looksLikeCodexRollout,
+} from './sessions/codex-rollout.js';
 export {
   sessionFromTrajectory,
   sessionsFromTrajectories,
