@@ -59,9 +59,19 @@ const API: Record<Api, { path: string; model: string; request(): Record<string, 
 };
 
 /** A scripted round: its text, then (when `expand`) a distil_expand call on the handle the request shows. */
+/**
+ * The handle a scripted model asks for: the stub in the request, or — on a Responses continuation, which
+ * carries only the new items — the one it saw last, as a model remembers what it read.
+ */
+let lastHandle = '';
+function handleToExpand(body: string): string {
+  if (/handle=dh_/.test(body) || lastHandle === '') lastHandle = firstHandle(body);
+  return lastHandle;
+}
+
 function round(api: Api, text: string, billed: Billed, expand: boolean, callId = 'x1') {
   return (request: ReceivedRequest): Reply => {
-    const handle = expand ? firstHandle(request.body) : '';
+    const handle = expand ? handleToExpand(request.body) : '';
     const input = { handle };
     if (api === 'anthropic') {
       return {

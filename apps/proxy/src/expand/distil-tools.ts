@@ -9,11 +9,7 @@ export interface DistilTool {
   readonly parameters: Record<string, unknown>;
 }
 
-const HANDLE_PROPERTY = {
-  type: 'string',
-  description:
-    'The handle printed in a fold stub, e.g. dh_0123456789ab from "<< +40 lines, handle=dh_0123456789ab >>".',
-};
+const HANDLE_PROPERTY = { type: 'string', description: 'The dh_… handle in the stub.' };
 
 /**
  * The tools as one dialect writes them: serialised for appending to a request's `tools` (see
@@ -37,13 +33,16 @@ export function dialectTools(definitions: readonly unknown[]): DialectTools {
   };
 }
 
-/** The two tools, in the order they are appended to a request's tool list. */
+/**
+ * The two tools, in the order they are appended to a request's tool list. Every request of a session
+ * carries them from its first turn (adding them later would change the cached prefix), so their wording
+ * is kept short: replayed real sessions pay for these tokens on every call, folds or not.
+ */
 export const DISTIL_TOOLS: readonly DistilTool[] = Object.freeze([
   {
     name: 'distil_expand',
     description:
-      'Returns the exact original lines that a fold stub "<< +N lines, handle=… >>" stands for. Some tool ' +
-      'output in this conversation was shortened and each elision is marked by such a stub; call this when ' +
+      'The exact lines a fold stub "<< +N lines, handle=… >>" in tool output stands for. Call it when ' +
       'the folded lines matter for your next step.',
     parameters: {
       type: 'object',
@@ -55,19 +54,13 @@ export const DISTIL_TOOLS: readonly DistilTool[] = Object.freeze([
   {
     name: 'distil_search',
     description:
-      'Searches the original lines behind a fold stub "<< +N lines, handle=… >>" and returns the best ' +
-      'matching line ranges (BM25). Cheaper than distil_expand when you need only part of a long output.',
+      'The best-matching line ranges behind a fold stub (BM25): cheaper than expanding a long fold.',
     parameters: {
       type: 'object',
       properties: {
         handle: HANDLE_PROPERTY,
-        query: { type: 'string', description: 'Words to look for, e.g. an error name or a file path.' },
-        k: {
-          type: 'integer',
-          minimum: 1,
-          maximum: 20,
-          description: 'How many ranges to return (default 5).',
-        },
+        query: { type: 'string', description: 'Words to find, e.g. an error name or a path.' },
+        k: { type: 'integer', minimum: 1, maximum: 20, description: 'Ranges to return (default 5).' },
       },
       required: ['handle', 'query'],
       additionalProperties: false,

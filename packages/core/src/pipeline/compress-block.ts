@@ -16,6 +16,7 @@ import { fixedLines, keptEnds, selectLines } from '../tier1/select-lines.js';
 import { containsStubSyntax } from '../tier1/stub.js';
 import { analysisLines } from './analysis-lines.js';
 import { looksBinary } from './binary.js';
+import { foldableBySalience } from './file-view.js';
 import { splitSegments } from './lines.js';
 import { encodeLossless } from './lossless-block.js';
 import { hasEnvelope, splitEnvelope, type ToolEnvelope } from './tool-envelope.js';
@@ -43,12 +44,6 @@ export interface CompressedBlock {
   /** Why the block was left alone, when it was (binary, too short, stub syntax in the input). */
   readonly note?: string;
 }
-
-/**
- * Kinds whose lines can be folded independently. Source is digested by the session layer's skeleton
- * (definitions kept, bodies folded) and JSON by the lossless columnar form, never line by line.
- */
-const FOLDABLE_KINDS: ReadonlySet<ContentKind> = new Set(['tool_output', 'log', 'diff', 'doc', 'chat']);
 
 /**
  * Blocks beyond this many characters go out whole. The proxy refuses bodies over 32 MiB by default, and
@@ -81,7 +76,7 @@ export async function compressBlock(block: Block, options: CompressOptions): Pro
   // passed through whole (a denial of savings, never a wrong expansion).
   if (containsStubSyntax(text)) return unchanged(block, 'contains stub syntax: passed through');
   const envelope = splitEnvelope(text);
-  if (options.depth !== 'lossless' && FOLDABLE_KINDS.has(kind)) {
+  if (options.depth !== 'lossless' && foldableBySalience(envelope.body, kind)) {
     const digest = await digestBlock(block, envelope, options);
     if (typeof digest !== 'string') return digest;
     if (digest === COLLISION) return unchanged(block, digest);

@@ -15,7 +15,7 @@ const keepModel = new SalienceKeepModel();
 function newSession(): { session: Session; store: MemoryRestoreStore } {
   const store = new MemoryRestoreStore();
   const compress = pipelineCompressor({ keepModel, store, tiers: TierConfig.parse({}) });
-  return { session: new Session({ compress, store }), store };
+  return { session: new Session({ compress, store, skeleton: { minLines: 80 } }), store };
 }
 
 let ids = 0;
