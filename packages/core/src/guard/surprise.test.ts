@@ -29,4 +29,21 @@ describe('isSurprising', () => {
       expect(isSurprising(line), line).toBe(true);
     }
   });
+
+  it('takes a strong word inside a package, class or path name for a place, unless the name is a thrown class', () => {
+    for (const line of [
+      'Running org.assertj.core.error.ShouldBeEqual_create_Test',
+      'Compiling src/errors/index.ts',
+      '[main] INFO eu.stamp_project.dspot.common.report.error.ErrorReport - report written',
+    ]) {
+      expect(isSurprising(line), line).toBe(false);
+    }
+    for (const line of [
+      'Caused by: org.apache.maven.plugin.MojoExecutionException: Cannot create directory',
+      'org.assertj.core.error.ShouldBeEqual failed: expected 1 but was 2',
+      'pkg.errors.ParseError: unexpected token',
+    ]) {
+      expect(isSurprising(line), line).toBe(true);
+    }
+  });
 });

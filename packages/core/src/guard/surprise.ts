@@ -32,6 +32,10 @@ const QUIET_LEVEL = /^\W{0,3}(?:\S+\s+){0,4}?\[?(DEBUG|TRACE|FINE|FINER|VERBOSE|
 // A logger, package or module name (`uvicorn.error`, `app.errors.handler`): its words name a place.
 const DOTTED_NAME = /[A-Za-z_][\w-]*\.[A-Za-z_][\w.-]*/;
 const DOTTED_NAME_ALL = new RegExp(DOTTED_NAME.source, 'g');
+// A dotted name or a path (`org.acme.error.X`, `src/errors/index.ts`, `/tmp/fail.log`).
+const NAME_ALL = /(?:[\w.-]*\/)+[\w.-]*|[A-Za-z_][\w-]*\.[A-Za-z_][\w.-]*/g;
+// A name whose last part is a thrown class: `IOException`, `AssertionError`, `ParseFailure`.
+const THROWN = /(?:Error|Exception|Failure|Fault|Panic)\W*$/;
 
 // "Failures: 0, Errors: 0" and "0 failed" report that nothing went wrong.
 const ZERO_COUNTS =
@@ -80,6 +84,13 @@ export function isSurprising(line: string, keywords: number = lineKeywords(line)
   if (level === 'INFO' && DOTTED_NAME.test(line)) {
     const plain = line.replace(DOTTED_NAME_ALL, '');
     if (!isStrong(plain, lineKeywords(plain))) return false;
+  }
+  // A strong word only inside a name (`Running org.assertj.core.error.ShouldBeEqual_Test`,
+  // `src/errors/index.ts`) names a place, not a finding: the line says nothing once its names are gone.
+  // A name that ends in a thrown class (`java.io.IOException`, `pkg.errors.ParseError`) is the finding.
+  if (strong && (DOTTED_NAME.test(line) || line.includes('/'))) {
+    const plain = line.replace(NAME_ALL, (name) => (THROWN.test(name) ? name : ' '));
+    if (!isStrong(plain, lineKeywords(plain)) && !isWeak(plain, lineKeywords(plain))) return false;
   }
   if (!strong) return true;
   ZERO_COUNTS.lastIndex = 0;

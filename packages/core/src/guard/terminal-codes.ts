@@ -32,3 +32,12 @@ export function analysisView(line: string): string {
   LEADING_TIME.lastIndex = 0;
   return LEADING_TIME.test(plain) ? plain.slice(LEADING_TIME.lastIndex) : plain;
 }
+
+/**
+ * The line without the runner's timestamp prefix (see LEADING_TIME), its other bytes — colour codes
+ * included — untouched: two lines that differ only in when the runner printed them say the same thing.
+ */
+export function withoutRunnerTime(line: string): string {
+  LEADING_TIME.lastIndex = 0;
+  return LEADING_TIME.test(line) ? line.slice(LEADING_TIME.lastIndex) : line;
+}

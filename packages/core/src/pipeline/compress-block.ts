@@ -7,11 +7,13 @@ import {
   type RestoreStore,
   type TierConfig,
 } from '@distil/contract';
-import { guardLines } from '../guard/guard-lines.js';
+import { GuardReason, guardLines } from '../guard/guard-lines.js';
 import { lineTable } from '../guard/line-table.js';
 import { mineTemplates } from '../tier0/template-miner.js';
-import { alikeGuarded } from '../tier1/alike-guarded.js';
+import { alikeGuarded, type KeptEnds } from '../tier1/alike-guarded.js';
+import { releaseRepeats } from '../tier1/block-repeats.js';
 import { foldRuns } from '../tier1/fold.js';
+import { routinePassingVerdicts } from '../tier1/passing-verdicts.js';
 import { fixedLines, keptEnds, selectLines } from '../tier1/select-lines.js';
 import { containsStubSyntax } from '../tier1/stub.js';
 import { analysisLines } from './analysis-lines.js';
@@ -123,16 +125,23 @@ async function digestBlock(
     table,
   });
   const alike = citedTemplates(lines);
-  const released = alikeGuarded(lines, guard, alike, table, keptEnds(lines.length, options.tiers));
+  const ends = keptEnds(lines.length, options.tiers);
+  const released = alikeGuarded(lines, guard, alike, table, ends);
+  const verdicts = routinePassingVerdicts(lines, table);
+  for (let i = 0; i < lines.length; i++) released[i] = released[i]! | verdicts[i]!;
   const fixed = fixedLines(lines, guard, options.tiers, table, released);
-  const scores = await scoreUndecided(options.keepModel, lines, block.kind, guard, fixed);
+  const scores = await scoreUndecided(options.keepModel, lines, block.kind, guard, fixed, released);
   const keep = selectLines({ lines, guard, fixed, scores, released }, options.tiers);
+  const repeats = releaseRepeats(raw, keep, pinnedLines(guard, ends));
+  const findings = guard.map((r) => ((r & GuardReason.surprise) !== 0 ? 1 : 0));
   // The store refuses a short-handle collision (an attacker can engineer one in ~2^24 hashes); the block
   // then goes out whole — a denial of savings, never a failed request or a wrong expansion.
-  const folded = await foldRuns(segments, keep, options.store, alike).catch((error: unknown) => {
-    if (error instanceof HandleCollisionError) return null;
-    throw error;
-  });
+  const folded = await foldRuns(segments, keep, options.store, { alike, findings, repeats }).catch(
+    (error: unknown) => {
+      if (error instanceof HandleCollisionError) return null;
+      throw error;
+    },
+  );
   if (folded === null) return COLLISION;
   if (folded.handles.length === 0) return 'nothing worth folding';
   const text = hasEnvelope(envelope) ? envelope.prefix + folded.text + envelope.suffix : folded.text;
@@ -149,9 +158,11 @@ async function scoreUndecided(
   kind: ContentKind,
   guard: Uint8Array,
   fixed: Uint8Array,
+  released: Uint8Array,
 ): Promise<Float32Array> {
   const undecided: number[] = [];
-  for (let i = 0; i < lines.length; i++) if (fixed[i] === 0 && guard[i] === 0) undecided.push(i);
+  for (let i = 0; i < lines.length; i++)
+    if (fixed[i] === 0 && guard[i] === 0 && released[i] === 0) undecided.push(i);
   const scores = new Float32Array(lines.length);
   if (undecided.length === 0) return scores;
   const scored = await keepModel.scoreLines(
@@ -160,6 +171,15 @@ async function scoreUndecided(
   );
   for (let k = 0; k < undecided.length; k++) scores[undecided[k]!] = scored[k]!;
   return scores;
+}
+
+/**
+ * Lines kept whatever they repeat: the head and tail, and lines guarded for an anchor, a diff change or
+ * a producer's elision note.
+ */
+function pinnedLines(guard: Uint8Array, ends: KeptEnds): Uint8Array {
+  const held = GuardReason.anchor | GuardReason.diffChange | GuardReason.elision;
+  return guard.map((r, i) => (i < ends.head || i >= ends.tailStart || (r & held) !== 0 ? 1 : 0));
 }
 
 /**

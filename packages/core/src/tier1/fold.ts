@@ -4,6 +4,17 @@ import { formatStub, type StubNote } from './stub.js';
 /** A stub costs about a dozen tokens; folding fewer characters than this would cost more than it saves. */
 const MIN_FOLD_CHARS = 120;
 
+/**
+ * What the fold knows of each line, for the stub's note (see StubNote): `alike` names each line's
+ * template (-1 for none worth citing), `findings` marks the lines the guard found surprising and
+ * `repeats` the lines that copy a line kept above them.
+ */
+export interface LineNotes {
+  readonly alike?: Int32Array;
+  readonly findings?: Uint8Array;
+  readonly repeats?: Uint8Array;
+}
+
 /** A block after folding: the text to send and the handles of every fold, in order. */
 export interface Folded {
   readonly text: string;
@@ -14,15 +25,15 @@ export interface Folded {
 /**
  * Folds every run of lines not marked in `keep` into a stub whose handle stores the run's exact bytes
  * (terminators included), so replacing each stub with its original gives back the block byte for byte.
- * Runs too short to pay for their stub stay verbatim. `alike` (optional) names each line's template, -1
- * for none worth citing: a run whose lines are all of the template of the kept line just above it gets
- * a stub that says so.
+ * Runs too short to pay for their stub stay verbatim. `notes` (optional) let the stub say what it
+ * hides: lines all of the template of the kept line just above it, copies of lines shown above, or how
+ * many findings are among them.
  */
 export async function foldRuns(
   segments: readonly string[],
   keep: Uint8Array,
   store: RestoreStore,
-  alike?: Int32Array,
+  notes: LineNotes = {},
 ): Promise<Folded> {
   const out: string[] = [];
   const handles: Handle[] = [];
@@ -46,7 +57,7 @@ export async function foldRuns(
       const handle = await store.put(encoder.encode(original));
       const last = run[run.length - 1]!;
       const terminated = last.endsWith('\n') || last.endsWith('\r');
-      out.push(formatStub(run.length, handle, noteFor(alike, i, j)) + (terminated ? '\n' : ''));
+      out.push(formatStub(run.length, handle, noteFor(notes, i, j)) + (terminated ? '\n' : ''));
       handles.push(handle);
       foldedLines += run.length;
     }
@@ -55,11 +66,22 @@ export async function foldRuns(
   return { text: out.join(''), handles, foldedLines };
 }
 
-/** The note for the stub over lines `start` to `end` (exclusive): whether they are all like the kept line above. */
-function noteFor(alike: Int32Array | undefined, start: number, end: number): StubNote | undefined {
-  if (alike === undefined || start === 0) return undefined;
-  const template = alike[start - 1]!;
-  if (template < 0) return undefined;
-  for (let k = start; k < end; k++) if (alike[k] !== template) return undefined;
-  return 'like the line above';
+/** The note for the stub over lines `start` to `end` (exclusive); see StubNote. */
+function noteFor(notes: LineNotes, start: number, end: number): StubNote | undefined {
+  const { alike, findings, repeats } = notes;
+  let errors = 0;
+  if (findings) for (let k = start; k < end; k++) errors += findings[k]!;
+  if (alike && start > 0 && alike[start - 1]! >= 0) {
+    const template = alike[start - 1]!;
+    let same = true;
+    for (let k = start; k < end && same; k++) same = alike[k] === template;
+    if (same)
+      return errors > 0 || findings?.[start - 1] === 1 ? 'like the error above' : 'like the line above';
+  }
+  if (repeats) {
+    let copies = true;
+    for (let k = start; k < end && copies; k++) copies = repeats[k] === 1;
+    if (copies) return 'repeated above';
+  }
+  return errors > 0 ? { errors } : undefined;
 }

@@ -17,8 +17,14 @@ const KEEP_LAST = 2;
  * Known weakness, kept deliberately and pinned by a test (dedup_baiting): 300 attacker lines that
  * differ from the real error only in a number share its shape, so the real line can be folded. It stays
  * recoverable and announced by its stub; the keep policy is a savings heuristic, not a security control.
+ * `maxAlike`: the shape count beyond which a shape is noise (default 48).
  */
-export function releaseNoise(lines: readonly string[], keep: Uint8Array, exempt: Uint8Array): void {
+export function releaseNoise(
+  lines: readonly string[],
+  keep: Uint8Array,
+  exempt: Uint8Array,
+  maxAlike: number = MAX_ALIKE,
+): void {
   const byShape = new Map<string, number[]>();
   for (let i = 0; i < lines.length; i++) {
     if (keep[i] === 0 || exempt[i] === 1) continue;
@@ -28,7 +34,7 @@ export function releaseNoise(lines: readonly string[], keep: Uint8Array, exempt:
     else byShape.set(shape, [i]);
   }
   for (const indices of byShape.values()) {
-    if (indices.length <= MAX_ALIKE) continue;
+    if (indices.length <= maxAlike) continue;
     for (let k = KEEP_FIRST; k < indices.length - KEEP_LAST; k++) keep[indices[k]!] = 0;
   }
 }

@@ -78,5 +78,28 @@ export function selectLines(signals: LineSignals, tiers: TierConfig): Uint8Array
     else if (isFrame(lines[i]!)) errors[i] = FRAME_SEED;
   }
   keepErrorContext(lines, errors, keep);
+  releaseRoutineContext(lines, keep, fixed, guard);
   return keep;
 }
+
+/**
+ * Context is noise where the block repeats it (issue #16): an error's continuation or a line the keep
+ * model scored can be one of hundreds alike — `npm ls` prints its whole dependency tree under `npm ERR!
+ * missing`, a link checker numbers every URL it read. Among the lines kept only as context or for their
+ * score (neither fixed, guarded nor a stack frame), a shape kept more than {@link ROUTINE_CONTEXT} times
+ * keeps its first three and last two, as noise dedup does.
+ */
+function releaseRoutineContext(
+  lines: readonly string[],
+  keep: Uint8Array,
+  fixed: Uint8Array,
+  guard: Uint8Array,
+): void {
+  const exempt = new Uint8Array(lines.length);
+  for (let i = 0; i < lines.length; i++)
+    if (keep[i] === 1 && (fixed[i] === 1 || guard[i] !== 0 || isFrame(lines[i]!))) exempt[i] = 1;
+  releaseNoise(lines, keep, exempt, ROUTINE_CONTEXT);
+}
+
+/** Alike context lines beyond this many are routine (see releaseRoutineContext). */
+const ROUTINE_CONTEXT = 24;

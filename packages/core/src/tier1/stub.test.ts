@@ -1,14 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { containsStubSyntax, findStubs, formatStub } from './stub.js';
+import { containsStubSyntax, findStubs, formatStub, type StubNote } from './stub.js';
 
 const handle = fc.nat(0xffffff).map((n) => `dh_${n.toString(16).padStart(12, '0')}`);
+const note: fc.Arbitrary<StubNote | undefined> = fc.oneof(
+  fc.constant(undefined),
+  fc.constantFrom<StubNote>('like the line above', 'like the error above', 'repeated above'),
+  fc.integer({ min: 1, max: 1e5 }).map((errors) => ({ errors })),
+);
 
 describe('stubs', () => {
-  it('are found again with their count and handle, with or without a note', () => {
+  it('are found again with their count and handle, whatever note they carry', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1e6 }), handle, fc.boolean(), (count, h, noted) => {
-        const stub = formatStub(count, h, noted ? 'like the line above' : undefined);
+      fc.property(fc.integer({ min: 1, max: 1e6 }), handle, note, (count, h, n) => {
+        const stub = formatStub(count, h, n);
         const text = `kept line\n${stub}\nnext line`;
         expect(findStubs(text)).toEqual([{ lineCount: count, handle: h, index: 10, length: stub.length }]);
         expect(containsStubSyntax(text)).toBe(true);
@@ -16,10 +21,18 @@ describe('stubs', () => {
     );
   });
 
-  it('say what they hide only in the fixed phrase, never in other words', () => {
-    expect(formatStub(325, 'dh_0123456789ab', 'like the line above')).toBe(
-      '<< +325 lines like the line above, handle=dh_0123456789ab >>',
+  it('say what they hide only in fixed phrases and a count, never in other words', () => {
+    const h = 'dh_0123456789ab';
+    expect(formatStub(325, h, 'like the line above')).toBe(
+      `<< +325 lines like the line above, handle=${h} >>`,
     );
-    expect(findStubs('<< +3 lines like the error above, handle=dh_0123456789ab >>')).toEqual([]);
+    expect(formatStub(59, h, 'like the error above')).toBe(
+      `<< +59 more lines like the error above, handle=${h} >>`,
+    );
+    expect(formatStub(25, h, 'repeated above')).toBe(`<< +25 lines repeated above, handle=${h} >>`);
+    expect(formatStub(60, h, { errors: 1 })).toBe(`<< +60 lines incl. 1 error, handle=${h} >>`);
+    expect(formatStub(60, h, { errors: 3 })).toBe(`<< +60 lines incl. 3 errors, handle=${h} >>`);
+    expect(findStubs(`<< +3 lines like the warning above, handle=${h} >>`)).toEqual([]);
+    expect(findStubs(`<< +3 lines incl. some errors, handle=${h} >>`)).toEqual([]);
   });
 });

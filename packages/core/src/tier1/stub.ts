@@ -1,11 +1,20 @@
 import { HANDLE_PATTERN, type Handle } from '@distil/contract';
 
 /**
- * What a stub may say about the lines it hides, beyond their count: that they are all of the template
- * of the kept line just above it (`<< +325 lines like the line above, handle=… >>`). A fixed phrase,
- * never text from the block: a stub must not carry words an attacker chose.
+ * What a stub may say about the lines it hides, beyond their count (issue #16: a stub that hides 59
+ * errors must say so, or nothing tells the agent to expand):
+ * - `like the line above`: all of the template of the kept line just above (`<< +325 lines like the line
+ *   above, handle=… >>`), and `like the error above` when that line or the hidden ones are findings
+ *   (`<< +59 more lines like the error above, handle=… >>`);
+ * - `repeated above`: every hidden line is a copy of a line shown above it;
+ * - `{ errors }`: how many of the hidden lines are findings (`<< +60 lines incl. 3 errors, handle=… >>`).
+ * Fixed phrases and a count, never text from the block: a stub must not carry words an attacker chose.
  */
-export type StubNote = 'like the line above';
+export type StubNote =
+  | 'like the line above'
+  | 'like the error above'
+  | 'repeated above'
+  | { readonly errors: number };
 
 /**
  * The stub that announces a fold (spec/threat-model.txt: "every fold announces itself"):
@@ -13,11 +22,22 @@ export type StubNote = 'like the line above';
  * the handle that returns them.
  */
 export function formatStub(lineCount: number, handle: Handle, note?: StubNote): string {
-  return `<< +${lineCount} lines${note === undefined ? '' : ` ${note}`}, handle=${handle} >>`;
+  return `<< +${lineCount} ${describe(note)}, handle=${handle} >>`;
 }
 
-/** Matches a stub anywhere in text; group 1 is the line count, group 2 the handle. */
-export const STUB_IN_TEXT = /<< \+(\d+) lines?(?: like the line above)?, handle=(dh_[0-9a-f]{12}) >>/g;
+function describe(note: StubNote | undefined): string {
+  if (note === undefined) return 'lines';
+  if (note === 'like the error above') return `more lines ${note}`;
+  if (typeof note === 'string') return `lines ${note}`;
+  return `lines incl. ${note.errors} error${note.errors === 1 ? '' : 's'}`;
+}
+
+/**
+ * Matches a stub anywhere in text, in every form {@link formatStub} writes; group 1 is the line count,
+ * group 2 the handle.
+ */
+export const STUB_IN_TEXT =
+  /<< \+(\d+) (?:more )?lines?(?: like the (?:line|error) above| repeated above| incl\. \d+ errors?)?, handle=(dh_[0-9a-f]{12}) >>/g;
 
 /** A stub found in text. */
 export interface FoundStub {

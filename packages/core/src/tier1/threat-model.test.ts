@@ -29,8 +29,8 @@ describe('dedup_baiting (known weakness, pinned)', () => {
     // ... but the disjunction holds: a stub declares the elision and its handle gives the line back.
     const stubs = findStubs(out.text);
     expect(stubs.length).toBeGreaterThan(0);
-    // the stub over the look-alikes says what they are: more of the kept line above it
-    expect(out.text).toMatch(/<< \+\d+ lines like the line above, handle=dh_[0-9a-f]{12} >>/);
+    // the stub over the look-alikes says what they are: more of the error kept above it
+    expect(out.text).toMatch(/<< \+\d+ more lines like the error above, handle=dh_[0-9a-f]{12} >>/);
     const folded = await Promise.all(
       stubs.map(async (s) => new TextDecoder().decode(await store.get(s.handle))),
     );
