@@ -30,7 +30,7 @@ npx distil config check >/dev/null || fail "config check"
 npx distil templates "$root/datasets/generated/tool_outputs/kubectl-logs/$(ls "$root/datasets/generated/tool_outputs/kubectl-logs" | head -n 1)" --json | head -n 1 | grep -q '"template"' || fail "templates"
 node --input-type=module -e "
   const entries = ['@distil/contract', '@distil/codec', '@distil/codec/transformer', '@distil/core',
-    '@distil/replay', '@distil/train', '@distil/proxy', '@distil/proxy/mcp', '@distil/cli'];
+    '@distil/replay', '@distil/train', '@distil/proxy', '@distil/proxy/mcp', '@distil/savings', '@distil/cli'];
   for (const name of entries) {
     const m = await import(name);
     if (Object.keys(m).length === 0) throw new Error(name + ' exports nothing');
@@ -39,4 +39,23 @@ node --input-type=module -e "
   const scores = await LogisticKeepModel.load().scoreLines(['ERROR: disk full', 'ok'], 'log');
   if (!(scores[0] > scores[1])) throw new Error('shipped logistic weights did not load');
 " || fail "package entry points"
-echo "verify-packages: 7 packages packed, installed with npm and run"
+# distil savings on a small Claude Code log: the installed package finds its client profiles and replays
+# the session through the proxy into its billing upstream.
+node -e '
+  const line = (o) => JSON.stringify({ sessionId: "s1", isSidechain: false, ...o });
+  const log = Array.from({ length: 300 }, (_, i) => i === 150 ? "ERROR test_widget failed: expected 3" : `2026-11-30T10:00:${String(i % 60).padStart(2, "0")}Z INFO step ${i} ok`).join("\n");
+  const usage = { input_tokens: 3, cache_creation_input_tokens: 9000, cache_read_input_tokens: 0, output_tokens: 40 };
+  const lines = [
+    line({ type: "user", message: { role: "user", content: "Why did CI fail?" } }),
+    line({ type: "assistant", message: { id: "m1", role: "assistant", model: "claude-sonnet-4-5", usage, content: [{ type: "tool_use", id: "t1", name: "Bash", input: { command: "cat ci.log" } }] } }),
+    line({ type: "user", message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: log }] } }),
+    line({ type: "assistant", message: { id: "m2", role: "assistant", model: "claude-sonnet-4-5", usage, content: [{ type: "text", text: "test_widget failed: expected 3" }] } }),
+  ];
+  require("fs").writeFileSync("session.jsonl", lines.join("\n") + "\n");
+'
+npx distil savings session.jsonl --json >savings.json || fail "savings"
+node -e '
+  const { sessions } = JSON.parse(require("fs").readFileSync("savings.json", "utf8"));
+  if (sessions.length !== 1 || !(sessions[0].distil < sessions[0].cacheOnly)) throw new Error("savings: " + JSON.stringify(sessions[0]));
+' || fail "savings figures"
+echo "verify-packages: 8 packages packed, installed with npm and run"

@@ -60,6 +60,14 @@ describe('compressBlock', () => {
     expect(keptLines + stubs.reduce((n, s) => n + s.lineCount, 0)).toBe(inputLines);
   });
 
+  it('digests a log with a few replacement characters in it, and restores it exactly', async () => {
+    const store = new MemoryRestoreStore();
+    const text = buildLog().replace('\n', ' \uFFFD broken glyph\n');
+    const out = await compressBlock(block(text), { keepModel, store, tiers });
+    expect(out.tier).toBe('digest');
+    expect(await restoreBlock(out.text, out.handles, store)).toBe(text);
+  });
+
   it('passes binary, empty, lone-surrogate and stub-printing input through untouched', async () => {
     const store = new MemoryRestoreStore();
     for (const text of [

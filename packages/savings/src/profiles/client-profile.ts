@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseOrThrow } from '@distil/contract';
 import { z } from 'zod';
 import type { WireApi } from '../sessions/recorded-session.js';
@@ -36,15 +36,21 @@ export const ClientProfile = z.discriminatedUnion('api', [
 ]);
 export type ClientProfile = z.infer<typeof ClientProfile>;
 
-/** The profiles shipped with the package, captured from the real CLIs (see profiles/README.md). */
-const SHIPPED: Readonly<Record<WireApi, URL>> = {
-  messages: new URL('../../profiles/claude-code.json', import.meta.url),
-  responses: new URL('../../profiles/codex.json', import.meta.url),
-};
+/** The profiles shipped with the package, captured from the real CLIs (see the package README). */
+const SHIPPED: Readonly<Record<WireApi, string>> = { messages: 'claude-code.json', responses: 'codex.json' };
+
+/**
+ * The package's `profiles/` folder: two levels up from this source file in the workspace, one up from
+ * the bundled `dist/index.js` of an installed package.
+ */
+function profilesFolder(): URL {
+  const candidates = [new URL('../../profiles/', import.meta.url), new URL('../profiles/', import.meta.url)];
+  return candidates.find((url) => existsSync(new URL('claude-code.json', url))) ?? candidates[0]!;
+}
 
 /** The shipped profile of the client that speaks `api` (Claude Code for Messages, Codex for Responses). */
 export function shippedProfile(api: WireApi): ClientProfile {
-  return loadProfile(SHIPPED[api]);
+  return loadProfile(new URL(SHIPPED[api], profilesFolder()));
 }
 
 /** A profile from a file; the error names the field that is wrong. */
