@@ -48,10 +48,14 @@ export function importClaudeCode(records: readonly unknown[], fallbackId: string
     assistantParts = [];
     assistantId = undefined;
   };
+  // A subagent's own log is all sidechain lines; older logs mixed a subagent's lines into the main one.
+  const mixed = records.some(
+    (r) => typeof r === 'object' && r !== null && (r as Record<string, unknown>)['isSidechain'] === false,
+  );
   records.forEach((record, index) => {
     const where = `Claude Code session, line ${index + 1}`;
     const line = parseOrThrow(SessionLine, record, where);
-    if (line.isSidechain === true) return;
+    if (mixed && line.isSidechain === true) return;
     sessionId ??= line.sessionId ?? undefined;
     if (line.type === 'assistant') {
       const message = parseOrThrow(AssistantMessage, line.message, `${where}: message`);

@@ -397,9 +397,31 @@ describe('importTrajectories', () => {
     expect(t.turns[1]!.blocks[1]).toMatchObject({ role: 'tool', tool: 'bash' });
   });
 
+  it("reads a subagent's own log, every line of which is a sidechain", () => {
+    const subagent = jsonl([
+      {
+        isSidechain: true,
+        sessionId: 's',
+        type: 'user',
+        message: { role: 'user', content: 'Review the plan.' },
+      },
+      {
+        isSidechain: true,
+        sessionId: 's',
+        type: 'assistant',
+        message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'The plan is sound.' }] },
+      },
+    ]);
+    const [t] = importTrajectories(subagent);
+    expect(t!.turns.at(-1)!.decision).toEqual({ type: 'final', text: 'The plan is sound.' });
+  });
+
   it('names the line and field it cannot read', () => {
-    const badLine = `${jsonl([{ type: 'user', message: { role: 'user', content: 'hi' } }])}{not json\n`;
+    const user = jsonl([{ type: 'user', message: { role: 'user', content: 'hi' } }]);
+    const badLine = `${user}{not json\n${user}`;
     expect(() => importTrajectories(badLine)).toThrow(/line 2: not valid JSON/);
+    // a last line cut off mid-write is what an agent leaves when it stops: the rest still imports
+    expect(importTrajectories(`${user}{"type":"user","mess\n`)[0]!.turns).toHaveLength(1);
     const badPart = jsonl([{ type: 'user', message: { role: 'user', content: [{ type: 'tool_result' }] } }]);
     try {
       importTrajectories(badPart);

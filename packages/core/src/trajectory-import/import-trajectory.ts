@@ -148,7 +148,11 @@ function parseYaml(text: string, label: string): Parsed {
   }
 }
 
-/** One JSON document, else JSON Lines (blank lines skipped); a bad line is reported by its number. */
+/**
+ * One JSON document, else JSON Lines (blank lines skipped). A bad last line is a log cut off mid-write
+ * (agents append to their logs as they run) and is dropped; a bad line anywhere else is reported by its
+ * number.
+ */
 function parseText(text: string, label: string): Parsed {
   try {
     return { kind: 'json', value: JSON.parse(text) };
@@ -157,12 +161,14 @@ function parseText(text: string, label: string): Parsed {
   }
   const parsedRecords: unknown[] = [];
   const lines = text.split('\n');
+  const last = lines.findLastIndex((line) => line.trim().length > 0);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
     if (line.length === 0) continue;
     try {
       parsedRecords.push(JSON.parse(line));
     } catch (error) {
+      if (i === last && parsedRecords.length > 0) break;
       const reason = error instanceof Error ? error.message : String(error);
       throw new ValidationError(`trajectory ${label}`, [
         { path: `line ${i + 1}`, message: `not valid JSON: ${reason}` },
