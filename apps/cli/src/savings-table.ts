@@ -75,6 +75,7 @@ export function renderSavings(figures: readonly SessionSavings[], skipped: reado
 function explain(t: SavingsTotals, figures: readonly SessionSavings[]): string {
   const toolTokens = Math.max(0, ...figures.map((f) => f.toolDefinitionTokens));
   const badLines = figures.reduce((s, f) => s + f.skippedLines, 0);
+  const shadow = figures.reduce((s, f) => s + f.shadowUsd, 0);
   const lines = [
     'Each request the agent made, rebuilt with its client profile (system prompt and tools captured from',
     'the real CLI when the log has none), sent direct and through the proxy to a local upstream that bills',
@@ -89,6 +90,12 @@ function explain(t: SavingsTotals, figures: readonly SessionSavings[]): string {
     lines.push(
       `Recorded bill of the ${t.recorded.sessions} sessions that log one: ${usd(t.recorded.usd)}, against ` +
         `${usd(t.recorded.simulatedUsd)} simulated cache only (the log leaves out the client's own context).`,
+    );
+  }
+  if (shadow > 0) {
+    lines.push(
+      `Shadow sampling (proxy.shadowSampleRate) is priced at its expected cost, ${usd(shadow)} in all: each ` +
+        'sampled request is sent again uncompressed and shares no cached prefix.',
     );
   }
   if (badLines > 0) lines.push(`${badLines} log lines that were not valid JSON were skipped.`);

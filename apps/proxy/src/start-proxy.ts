@@ -47,7 +47,7 @@ export interface StartProxyOptions {
   readonly onRequest?: (savings: RequestSavings) => void;
   readonly sessionLimits?: SessionTableLimits;
   /**
-   * Shadow mode: `true` samples `proxy.shadowSampleRate` of the requests (config default 0.02), an object
+   * Shadow mode: `true` samples `proxy.shadowSampleRate` of the requests (config default 0: none), an object
    * sets the rate (and the random source) itself. Default off, so an embedding program never sends
    * requests it did not ask for; `distil wrap` turns it on.
    */

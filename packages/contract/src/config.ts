@@ -126,8 +126,12 @@ export const ProxyConfig = z
     expandLoopCap: z.number().int().min(0).max(50).default(5),
     /** Tool names whose results are never compressed. */
     excludeTools: z.array(z.string().min(1)).default([]),
-    /** Fraction of requests also sent uncompressed to detect divergence (default 0.02). */
-    shadowSampleRate: z.number().min(0).max(1).default(0.02),
+    /**
+     * Fraction of requests also sent uncompressed to detect divergence (default 0: off). A shadow request
+     * shares no cached prefix with the compressed ones, so each costs a whole cache write: on replayed real
+     * Claude Code sessions one sampled request added 20–30% to its session's bill (`pnpm bench:savings`).
+     */
+    shadowSampleRate: z.number().min(0).max(1).default(0),
   })
   .strict();
 export type ProxyConfig = z.infer<typeof ProxyConfig>;

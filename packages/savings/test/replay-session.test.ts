@@ -44,6 +44,15 @@ describe('a recorded session replayed through the proxy', () => {
     expect(figures.fidelity.hiddenAfterExpands).toBe(0);
   }, 30_000);
 
+  it('prices a configured shadow sample rate at its expected cost, inside the distil figure', async () => {
+    const r = await replayed();
+    const off = sessionSavings(r);
+    const sampled = sessionSavings(r, undefined, 0.1);
+    expect(off.shadowUsd).toBe(0);
+    expect(sampled.shadowUsd).toBeGreaterThan(0.1 * off.cacheOnly);
+    expect(sampled.distil).toBeCloseTo(off.distil + sampled.shadowUsd, 10);
+  }, 30_000);
+
   it('expands a fold when the recorded reply refers to a line the proxy hid', async () => {
     // The answer quotes a passing line deep inside what the proxy folds.
     const text = claudeCodeLog({ passingTests: 600 }).replace(

@@ -70,7 +70,7 @@ export function registerSavings(program: Command): void {
           keepModel,
           price: price?.price,
         });
-        figures.push(sessionSavings(replay, price?.price));
+        figures.push(sessionSavings(replay, price?.price, config.proxy.shadowSampleRate));
       }
       if (flags.json) process.stdout.write(`${JSON.stringify(report(figures, skipped), null, 2)}\n`);
       else process.stdout.write(renderSavings(figures, skipped));

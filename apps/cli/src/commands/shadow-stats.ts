@@ -26,7 +26,7 @@ export function renderShadowStats(stats: ShadowStats, confidence: number): strin
   if (stats.compared === 0) {
     out +=
       'No comparisons recorded yet. Shadow mode runs in `distil wrap` and in proxies started with shadow on, ' +
-      'sampling proxy.shadowSampleRate of the requests (default 2%).\n';
+      'sampling proxy.shadowSampleRate of the requests (default 0: set it to sample).\n';
     return `${out}\n${DETECTOR_NOTE}\n`;
   }
   const row = (name: string, compared: number, diverged: number): (string | number)[] => {

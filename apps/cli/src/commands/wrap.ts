@@ -75,7 +75,10 @@ export function registerWrap(program: Command): void {
     .option('--port <port>', 'port of the proxy (default: a free one)')
     .option('--anthropic-upstream <url>', 'Anthropic API origin (default: proxy.anthropicUpstream)')
     .option('--openai-upstream <url>', 'OpenAI API origin (default: proxy.openaiUpstream)')
-    .option('--no-shadow', 'do not shadow-sample requests (default: proxy.shadowSampleRate of them, 2%)')
+    .option(
+      '--no-shadow',
+      'do not shadow-sample requests (default: proxy.shadowSampleRate of them, off unless configured)',
+    )
     .option('--json', 'print the summary as JSON (on stderr)')
     .action(async (command: string[], _opts: unknown, cmd: Command) => {
       const flags = cmd.optsWithGlobals<WrapFlags>();

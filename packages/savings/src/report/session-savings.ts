@@ -26,6 +26,11 @@ export interface SessionSavings {
   /** Upstream calls through Distil beyond the agent's own (expand round trips), and what they cost. */
   readonly expandCalls: number;
   readonly expandUsd: number;
+  /**
+   * Expected cost of shadow sampling at the configured `proxy.shadowSampleRate` (included in `distil`): a
+   * sampled request is sent again uncompressed, and shares no cached prefix with what was sent.
+   */
+  readonly shadowUsd: number;
   /** Cache-write dollars through Distil minus direct: prefix changes and new content written. */
   readonly extraCacheWriteUsd: number;
   /** Tokens of the tool definitions the proxy adds to a request (`distil_expand` …), per request. */
@@ -38,12 +43,17 @@ export interface SessionSavings {
 }
 
 /** The figures of one replay. */
-export function sessionSavings(replay: SessionReplay, price?: ModelPrice): SessionSavings {
+export function sessionSavings(
+  replay: SessionReplay,
+  price?: ModelPrice,
+  shadowSampleRate = 0,
+): SessionSavings {
   const { session, direct, ceiling, distil } = replay;
   const first = firstCalls(distil.calls);
   const expandCalls = distil.calls.filter((c) => !first.includes(c));
   const expandBill = total(expandCalls);
   const tools = toolTokens(replay, first);
+  const shadowUsd = shadowSampleRate * coldUsd(direct.calls, price);
   return {
     id: session.id,
     source: session.source,
@@ -52,9 +62,10 @@ export function sessionSavings(replay: SessionReplay, price?: ModelPrice): Sessi
     skippedLines: session.skippedLines,
     noCache: noCacheUsd(direct.calls, price),
     cacheOnly: direct.bill.usd,
-    distil: distil.bill.usd,
+    distil: distil.bill.usd + shadowUsd,
     ceiling: ceiling.bill.usd,
     recorded: recordedUsd(replay, price),
+    shadowUsd,
     expandCalls: expandCalls.length,
     expandUsd: expandBill.usd,
     extraCacheWriteUsd: cacheWriteUsd(distil.calls, price) - cacheWriteUsd(direct.calls, price),
@@ -97,6 +108,17 @@ function noCacheUsd(calls: readonly UpstreamCall[], price: ModelPrice | undefine
     const p = priceFor(call.model, price);
     if (!call.bill || !p) continue;
     usd += (inputTokens(call.bill) * p.input + call.bill.output * p.output) / 1e6;
+  }
+  return usd;
+}
+
+/** Each call's whole input written to the cache (priced at the input price where writes cost no more). */
+function coldUsd(calls: readonly UpstreamCall[], price: ModelPrice | undefined): number {
+  let usd = 0;
+  for (const call of calls) {
+    const p = priceFor(call.model, price);
+    if (!call.bill || !p) continue;
+    usd += (inputTokens(call.bill) * Math.max(p.input, p.cacheWrite5m) + call.bill.output * p.output) / 1e6;
   }
   return usd;
 }
