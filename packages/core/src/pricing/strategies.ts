@@ -73,7 +73,11 @@ async function distil(trajectory: Trajectory, context: StrategyContext): Promise
 export const STRATEGIES = Object.freeze({
   baseline: { label: 'baseline (no cache, no compress)', cached: false, requests: uncompressed },
   'cache-only': { label: 'cache only', cached: true, requests: uncompressed },
-  naive: { label: 'naive compress + cache', cached: true, requests: naive },
+  naive: {
+    label: 'naive compress + cache (a model of budget compressors, 50% of lines kept)',
+    cached: true,
+    requests: naive,
+  },
   distil: { label: 'distil (cache-aware)', cached: true, requests: distil },
 } satisfies Record<string, Strategy>);
 
