@@ -56,6 +56,39 @@ export function fixedLines(
   return fixed;
 }
 
+/** At most this share of a long block's undecided lines is kept for its score alone. */
+const SCORED_SHARE = 0.1;
+/**
+ * Blocks shorter than this keep every line that clears the threshold: a short block costs little whole,
+ * and in one made of key-value lines (`kubectl describe`) the line that matters is a value like the rest.
+ */
+const RELATIVE_BAR_LINES = 200;
+
+/**
+ * The score a line needs to be kept for its score alone: the configured threshold, raised in a block where
+ * more than a tenth of the undecided lines clear it. A keep model scores a line by itself (a key and a
+ * value, a version number), and a block made of such lines — a CI job's settings dump, a monorepo's build
+ * chatter — would be kept nearly whole; what the block says is that none of them stands out. The bar then
+ * becomes the score of the block's top tenth: a line is kept for its score when it scores high relative to
+ * its block. Guarded lines (findings, identifiers, locations) and fixed lines never depend on it.
+ */
+function scoreBar(signals: LineSignals, threshold: number): number {
+  const { guard, fixed, scores, released } = signals;
+  if (scores.length < RELATIVE_BAR_LINES) return threshold;
+  const clearing: number[] = [];
+  let undecided = 0;
+  for (let i = 0; i < scores.length; i++) {
+    if (fixed[i] !== 0 || guard[i] !== 0 || released?.[i] === 1) continue;
+    undecided++;
+    if (scores[i]! >= threshold) clearing.push(scores[i]!);
+  }
+  const allowed = Math.floor(undecided * SCORED_SHARE);
+  if (clearing.length <= allowed) return threshold;
+  clearing.sort((a, b) => b - a);
+  // just above the first score left out, so lines tied at the cut are left out together
+  return clearing[allowed]! + 1e-6;
+}
+
 /**
  * Which lines of a block survive tier 1 (1 = keep), decided from the block's own text alone — no budget
  * is shared with any other block (spec/threat-model.txt). In order: head and tail context; decision
@@ -66,9 +99,10 @@ export function selectLines(signals: LineSignals, tiers: TierConfig): Uint8Array
   const { lines, guard, fixed, scores, released } = signals;
   const n = lines.length;
   const keep = new Uint8Array(n);
+  const bar = scoreBar(signals, tiers.keepThreshold);
   for (let i = 0; i < n; i++) {
     if (released?.[i] === 1) continue;
-    if (fixed[i] === 1 || guard[i] !== 0 || scores[i]! >= tiers.keepThreshold) keep[i] = 1;
+    if (fixed[i] === 1 || guard[i] !== 0 || scores[i]! >= bar) keep[i] = 1;
   }
   releaseNoise(lines, keep, fixed);
   const errors = new Uint8Array(n);
