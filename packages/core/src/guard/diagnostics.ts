@@ -8,8 +8,9 @@ const LOCATION =
 
 // Every location form has a digit after ':' or '(', or says "line N" or "[LN": a cheap first test.
 const LOCATION_HINT = /[:(]\d|line \d|\[L\d/;
-// Informational log levels: a location in an INFO line is a progress report, not a finding.
-const INFO_LEVEL = /^\W{0,3}(?:\S+\s+){0,3}\W?(?:INFO|DEBUG|TRACE|FINE|FINER|VERBOSE|NOTICE)\b/;
+// Informational log levels, after up to five timestamp fields (`Apr 12 14:34:27.125 - 0m0s DEBUG`): a
+// location in an INFO line is a progress report, not a finding.
+const INFO_LEVEL = /^\W{0,3}(?:\S+\s+){0,5}\W?(?:INFO|DEBUG|TRACE|FINE|FINER|VERBOSE|NOTICE)\b/;
 /**
  * The same in structured logs, where every record names its caller (`"caller":"pkg/store.go:361"`,
  * klog's `I0304 10:09:13.390 1 handler.go:71]`): a level field of JSON or logfmt records, or klog's
