@@ -18,8 +18,12 @@ const BEFORE = 3;
 const MAX_NEIGHBOUR_CHARS = 400;
 /** Indented lines above an error (a test's source, a command's arguments) kept at most. */
 const MAX_ABOVE = 40;
-/** A runaway continuation (an indented listing that never ends) is cut here. */
-const MAX_CONTINUATION = 20_000;
+/**
+ * A continuation longer than this is an indented listing under a heading, not a trace: a link checker's
+ * list of every package under `-- Authentication` kept 1,025 lines of one LogChunks log as an error's
+ * context. What follows is left to the other rules (frames, findings and locations are kept anyway).
+ */
+const MAX_CONTINUATION = 400;
 
 // A passing test in an indented listing (mocha, jest, cargo) ends an error's continuation.
 const PASSED = /^\s*(?:✓|✔|√|PASS\b|ok\b|passed\b)/;

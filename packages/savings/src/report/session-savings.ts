@@ -102,36 +102,31 @@ function priceFor(model: string | null, price: ModelPrice | undefined): ModelPri
   }
 }
 
-function noCacheUsd(calls: readonly UpstreamCall[], price: ModelPrice | undefined): number {
-  let usd = 0;
+/** The sum over calls of `usd(bill, price)`, each call at its own model's price (or `price`). */
+function sumUsd(
+  calls: readonly UpstreamCall[],
+  price: ModelPrice | undefined,
+  usd: (bill: CallBill, p: ModelPrice) => number,
+): number {
+  let total = 0;
   for (const call of calls) {
     const p = priceFor(call.model, price);
-    if (!call.bill || !p) continue;
-    usd += (inputTokens(call.bill) * p.input + call.bill.output * p.output) / 1e6;
+    if (call.bill && p) total += usd(call.bill, p) / 1e6;
   }
-  return usd;
+  return total;
 }
 
-/** Each call's whole input written to the cache (priced at the input price where writes cost no more). */
-function coldUsd(calls: readonly UpstreamCall[], price: ModelPrice | undefined): number {
-  let usd = 0;
-  for (const call of calls) {
-    const p = priceFor(call.model, price);
-    if (!call.bill || !p) continue;
-    usd += (inputTokens(call.bill) * Math.max(p.input, p.cacheWrite5m) + call.bill.output * p.output) / 1e6;
-  }
-  return usd;
-}
+/** Every input token at the full input price. */
+const noCacheUsd = (calls: readonly UpstreamCall[], price: ModelPrice | undefined): number =>
+  sumUsd(calls, price, (b, p) => inputTokens(b) * p.input + b.output * p.output);
 
-function cacheWriteUsd(calls: readonly UpstreamCall[], price: ModelPrice | undefined): number {
-  let usd = 0;
-  for (const call of calls) {
-    const p = priceFor(call.model, price);
-    if (!call.bill || !p) continue;
-    usd += (call.bill.cacheWrite5m * p.cacheWrite5m + call.bill.cacheWrite1h * p.cacheWrite1h) / 1e6;
-  }
-  return usd;
-}
+/** Each call's whole input written to the cache (at the input price where writes cost no more). */
+const coldUsd = (calls: readonly UpstreamCall[], price: ModelPrice | undefined): number =>
+  sumUsd(calls, price, (b, p) => inputTokens(b) * Math.max(p.input, p.cacheWrite5m) + b.output * p.output);
+
+/** What the calls' cache writes cost. */
+const cacheWriteUsd = (calls: readonly UpstreamCall[], price: ModelPrice | undefined): number =>
+  sumUsd(calls, price, (b, p) => b.cacheWrite5m * p.cacheWrite5m + b.cacheWrite1h * p.cacheWrite1h);
 
 function recordedUsd(replay: SessionReplay, price: ModelPrice | undefined): number | null {
   const calls = replay.session.calls.filter((c) => c.usage !== null);

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { keepErrorContext } from './error-context.js';
+
+const count = (keep: Uint8Array): number => keep.reduce((n, k) => n + k, 0);
+
+describe("an error's context", () => {
+  it('keeps an indented trace under the error whole', () => {
+    const lines = [
+      'Error: boom',
+      ...Array.from({ length: 60 }, (_, i) => `    detail ${i}: value ${i * 3}`),
+      'next step',
+    ];
+    const errors = new Uint8Array(lines.length);
+    errors[0] = 1;
+    const keep = new Uint8Array(lines.length);
+    keepErrorContext(lines, errors, keep);
+    expect(count(keep)).toBe(60); // the error line itself is kept by its caller
+    expect(keep[61]).toBe(0);
+  });
+
+  it('does not take a long indented listing under a heading for the trace of an error', () => {
+    const lines = [
+      '-- Errors and Exceptions',
+      ...Array.from(
+        { length: 1000 },
+        (_, i) => `\t'pkg_${i}' https://example.org/p${i} 'a library number ${i}'`,
+      ),
+    ];
+    const errors = new Uint8Array(lines.length);
+    errors[0] = 1;
+    const keep = new Uint8Array(lines.length);
+    keepErrorContext(lines, errors, keep);
+    expect(count(keep)).toBeLessThanOrEqual(400);
+    expect(keep[1]).toBe(1);
+  });
+});
