@@ -1,4 +1,6 @@
 import { type PreparedExchange, postUpstream, recordExchange } from '../exchange.js';
+import { bypassReasonOf } from '../fail-open/part-failure.js';
+import { standAside } from '../fail-open/stand-aside.js';
 import type { UpstreamResponse } from '../http/upstream.js';
 import type { BilledUsage } from '../savings/billed-usage.js';
 import type { DialectTools, DistilCallScope } from './distil-tools.js';
@@ -102,7 +104,11 @@ export async function runExpandLoop<Reply>(
   rewritten: boolean,
 ): Promise<void> {
   const tally = new RoundTally();
-  const scope = { store: exchange.rt.store, handlesInContext: exchange.outcome.handles };
+  const scope: DistilCallScope = {
+    store: exchange.rt.store,
+    handlesInContext: exchange.outcome.handles,
+    onFailure: (error) => standAside(exchange, bypassReasonOf(error), error, 'distil call answered unread'),
+  };
   const cap = exchange.rt.config.expandLoopCap;
   const post = (bytes: Buffer | string, changed: boolean): Promise<UpstreamResponse> => {
     tally.posted();
