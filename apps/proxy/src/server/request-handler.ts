@@ -45,6 +45,17 @@ async function handle(
   adminRoutes: Readonly<Record<string, AdminHandler>>,
 ): Promise<void> {
   const clock = new ExchangeClock();
+  // Only origin-form targets (`/v1/messages`) name something here: an absolute-form target
+  // (`GET http://evil.example/x`, a forward-proxy request) or `*` is the client's mistake, not a 500.
+  if (!(req.url ?? '').startsWith('/')) {
+    sendError(
+      res,
+      passThroughDialect(req),
+      'invalid_request',
+      'proxy: the request target must be a path such as /v1/messages, not a full URL',
+    );
+    return;
+  }
   const path = pathOf(req.url);
   if (path.startsWith(ADMIN_PREFIX) || Object.hasOwn(adminRoutes, path)) {
     if (!adminAllowed(req, rt.config.adminToken)) return adminRefusal(res, 401);
