@@ -1,6 +1,7 @@
 import { type PreparedExchange, postUpstream, recordExchange } from '../exchange.js';
 import { bypassReasonOf } from '../fail-open/part-failure.js';
 import { standAside } from '../fail-open/stand-aside.js';
+import type { UpstreamErrorKind } from '../http/provider-errors.js';
 import type { UpstreamResponse } from '../http/upstream.js';
 import type { BilledUsage } from '../savings/billed-usage.js';
 import type { DialectTools, DistilCallScope } from './distil-tools.js';
@@ -41,6 +42,8 @@ export type RoundRead<Reply> =
       /** The round broke after the client's reply began; the client was told in its own format. */
       readonly kind: 'failed';
       readonly reason: string;
+      /** The upstream's own error type and code, when it refused the round with an error body. */
+      readonly errorKind?: UpstreamErrorKind;
       /** What the round was billed as far as the upstream said before it broke. */
       readonly usage: BilledUsage | null;
       readonly model: string | undefined;
