@@ -102,7 +102,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const keepModel = guardKeepModel(
     options.keepModel ?? (await loadKeepModel({ ...config.keepModel, fallback: 'salience' }, log)),
   );
-  const agent = createUpstreamAgent();
+  const agent = createUpstreamAgent(proxy.idleTimeoutMs);
   const ledger = new SavingsLedger(config.pricing);
   const operations = new ProxyOperations({
     home: options.home ?? distilHome(),
