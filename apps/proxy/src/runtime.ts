@@ -24,4 +24,6 @@ export interface ProxyRuntime {
   readonly observe?: ExchangeObserver;
   /** Counts one time Distil stood aside (the `distil_bypass_total` metric). */
   readonly onBypass?: (reason: BypassReason) => void;
+  /** Whether the configured keep model failed to load and the salience rules run in its place. */
+  readonly keepModelFallback?: boolean;
 }

@@ -99,9 +99,12 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const ownedStore = options.store ? null : await openRestoreStore(config.restoreStore, options.home);
   // Every failure of the store or the keep model is tagged, so the request path can stand aside for it.
   const store = guardStore(options.store ?? ownedStore!, proxy.storeRetryMs);
-  const keepModel = guardKeepModel(
-    options.keepModel ?? (await loadKeepModel({ ...config.keepModel, fallback: 'salience' }, log)),
-  );
+  const loaded =
+    options.keepModel ?? (await loadKeepModel({ ...config.keepModel, fallback: 'salience' }, log));
+  // The configured model failed to load and the rules run instead: said in the log and in /distil/health.
+  const keepModelFallback =
+    !options.keepModel && config.keepModel.type !== 'salience' && loaded.id === 'salience';
+  const keepModel = guardKeepModel(loaded);
   const agent = createUpstreamAgent(proxy.idleTimeoutMs);
   const ledger = new SavingsLedger(config.pricing);
   const operations = new ProxyOperations({
@@ -133,6 +136,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     log,
     observe: operations.observe,
     onBypass: (reason) => operations.metrics.recordBypass(reason),
+    keepModelFallback,
   };
   const adminRoutes = { ...builtInAdminRoutes(rt), ...operations.adminRoutes(), ...options.adminRoutes };
   const server = createServer(
