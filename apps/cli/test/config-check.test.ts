@@ -37,6 +37,25 @@ describe('distil (real binary)', () => {
     );
   });
 
+  it('config check rejects a keep-model weights file or model folder that does not exist', () => {
+    const weights = join(dir, 'weights-missing.json');
+    const logistic = join(dir, 'missing-weights.json');
+    writeFileSync(logistic, JSON.stringify({ keepModel: { type: 'logistic', weights } }));
+    const run = runCli(['config', 'check', logistic]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`keepModel.weights: no such weights file: ${weights}`);
+
+    const transformer = join(dir, 'missing-model.json');
+    writeFileSync(
+      transformer,
+      JSON.stringify({ keepModel: { type: 'transformer', model: join(dir, 'nope') } }),
+    );
+    const folder = runCli(['config', 'check', transformer]);
+    expect(folder.status).toBe(1);
+    expect(folder.stderr).toContain('keepModel.model: no such model folder');
+  });
+
   it('config check lists every error with its field path and exits 1', () => {
     const file = join(dir, 'bad.json');
     writeFileSync(

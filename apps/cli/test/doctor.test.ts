@@ -99,7 +99,7 @@ describe('distil doctor', () => {
     const by = Object.fromEntries(report.checks.map((c) => [c.check, c]));
     expect(by['keep model']).toMatchObject({ status: 'fail' });
     expect(by['keep model']!.detail).toMatch(
-      /keep model "logistic" does not load: .*fall back to the salience rules/,
+      /keep model "logistic" does not load: .*fallback: the proxy would fall back to the salience rules/,
     );
     expect(by['anthropic upstream']).toMatchObject({ status: 'fail' });
     expect(by['anthropic upstream']!.detail).toMatch(

@@ -51,6 +51,7 @@ export async function postUpstream(
   body: Buffer | string,
   rewritten: boolean,
 ): Promise<UpstreamResponse> {
+  exchange.clock.upstreamCalls += 1;
   const response = await sendUpstream(exchange.rt.agent, {
     method: exchange.req.method ?? 'POST',
     url: upstreamUrl(exchange.upstreamBase, exchange.req.url ?? '/'),

@@ -1,5 +1,6 @@
 import type { KeepModel, PricingConfig, ProxyConfig, RestoreStore } from '@distil/contract';
 import type { Agent } from 'undici';
+import type { BypassReason } from './fail-open/part-failure.js';
 import type { LiteralCache } from './json/literal-cache.js';
 import type { ExchangeObserver } from './operate/exchange-observer.js';
 import type { SavingsLedger } from './savings/savings-ledger.js';
@@ -21,4 +22,8 @@ export interface ProxyRuntime {
   readonly log: (line: string) => void;
   /** Sees every provider request the proxy handles (metrics, shadow mode). */
   readonly observe?: ExchangeObserver;
+  /** Counts one time Distil stood aside (the `distil_bypass_total` metric). */
+  readonly onBypass?: (reason: BypassReason) => void;
+  /** Whether the configured keep model failed to load and the salience rules run in its place. */
+  readonly keepModelFallback?: boolean;
 }

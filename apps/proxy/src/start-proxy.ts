@@ -11,6 +11,7 @@ import {
 } from '@distil/contract';
 import { distilHome, openRestoreStore } from '@distil/core';
 import { z } from 'zod';
+import { guardKeepModel, guardStore } from './fail-open/part-failure.js';
 import { createUpstreamAgent } from './http/upstream.js';
 import { LiteralCache } from './json/literal-cache.js';
 import { ProxyOperations } from './operate/proxy-operations.js';
@@ -96,10 +97,15 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   checkBind(proxy.host, proxy.adminToken);
 
   const ownedStore = options.store ? null : await openRestoreStore(config.restoreStore, options.home);
-  const store = options.store ?? ownedStore!;
-  const keepModel =
+  // Every failure of the store or the keep model is tagged, so the request path can stand aside for it.
+  const store = guardStore(options.store ?? ownedStore!, proxy.storeRetryMs);
+  const loaded =
     options.keepModel ?? (await loadKeepModel({ ...config.keepModel, fallback: 'salience' }, log));
-  const agent = createUpstreamAgent();
+  // The configured model failed to load and the rules run instead: said in the log and in /distil/health.
+  const keepModelFallback =
+    !options.keepModel && config.keepModel.type !== 'salience' && loaded.id === 'salience';
+  const keepModel = guardKeepModel(loaded);
+  const agent = createUpstreamAgent(proxy.idleTimeoutMs);
   const ledger = new SavingsLedger(config.pricing);
   const operations = new ProxyOperations({
     home: options.home ?? distilHome(),
@@ -129,6 +135,8 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     literals: new LiteralCache(),
     log,
     observe: operations.observe,
+    onBypass: (reason) => operations.metrics.recordBypass(reason),
+    keepModelFallback,
   };
   const adminRoutes = { ...builtInAdminRoutes(rt), ...operations.adminRoutes(), ...options.adminRoutes };
   const server = createServer(

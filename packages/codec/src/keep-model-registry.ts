@@ -89,7 +89,7 @@ export async function loadKeepModel(
   } catch (error) {
     if (config.fallback !== 'salience' || config.type === 'salience') throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    log(`keep model "${config.type}" did not load, using salience instead: ${reason}`);
+    log(`keep model "${config.type}" did not load: fallback to the salience rules: ${reason}`);
     return new SalienceKeepModel();
   }
 }

@@ -132,6 +132,18 @@ export const ProxyConfig = z
      * Claude Code sessions one sampled request added 20–30% to its session's bill (`pnpm bench:savings`).
      */
     shadowSampleRate: z.number().min(0).max(1).default(0),
+    /**
+     * After the restore store fails (down, read-only), how long the proxy forwards requests untouched
+     * without asking it again, in milliseconds (default 5000; 0 asks on every request). Spares every
+     * request of the outage the store client's retry delays; compression resumes on the first request after.
+     */
+    storeRetryMs: z.number().int().min(0).max(600_000).default(5000),
+    /**
+     * Longest silence on an upstream response, in milliseconds, before the proxy ends the client's reply
+     * with the provider's error (default 120000). Applies to the wait for the headers and between body
+     * chunks; a model that streams keeps it from firing.
+     */
+    idleTimeoutMs: z.number().int().min(100).max(3_600_000).default(120_000),
   })
   .strict();
 export type ProxyConfig = z.infer<typeof ProxyConfig>;

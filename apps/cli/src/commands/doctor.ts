@@ -105,7 +105,7 @@ async function checkKeepModel({ config }: DoctorContext) {
     return ok(`${model.id} loads and scores lines`);
   } catch (error) {
     return fail(
-      `keep model "${wanted}" does not load: ${reason(error)}. The proxy would fall back to the salience rules.`,
+      `keep model "${wanted}" does not load: ${reason(error)}. fallback: the proxy would fall back to the salience rules.`,
     );
   }
 }

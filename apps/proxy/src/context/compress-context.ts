@@ -18,6 +18,8 @@ export interface ContextOutcome {
   /** Blocks that went through the session layer, and how many of them were new. */
   readonly blocks: number;
   readonly added: number;
+  /** Blocks sent whole because compressing them failed (see ProxySession), with the first failure. */
+  readonly failed: { readonly count: number; readonly error: unknown } | null;
 }
 
 // Tokens saved per sent block, counted once: a block's bytes never change, so neither does its saving.
@@ -55,7 +57,7 @@ export async function compressContext(
   const compressible = context.toolTexts.filter((text) => text.write !== undefined);
   const inputs = compressible.map(({ id, tool, text }) => ({ id, tool, text }));
   const anchors = () => collectAnchors(context.trustedTexts());
-  const { sent, added } =
+  const { sent, added, failed } =
     mode === 'whole' ? await session.encode(inputs, anchors) : await session.append(inputs, anchors);
   const handles = new Set<string>();
   const rewrites: StringEdit[] = [];
@@ -84,5 +86,6 @@ export async function compressContext(
     savedRepeat,
     blocks: compressible.length,
     added,
+    failed,
   };
 }

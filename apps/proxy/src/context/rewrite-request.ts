@@ -1,5 +1,7 @@
 import { type Exchange, type PreparedExchange, postUpstream } from '../exchange.js';
 import type { DialectTools } from '../expand/distil-tools.js';
+import { bypassReasonOf } from '../fail-open/part-failure.js';
+import { standAside } from '../fail-open/stand-aside.js';
 import { distilHeaders, relayResponse } from '../http/relay.js';
 import { requestBytes } from '../json/body-edits.js';
 import { jsonOf, type PathPatterns, type ScannedJson, scanJson } from '../json/json-scan.js';
@@ -91,6 +93,10 @@ export async function rewriteRequest<R extends { model: string }>(
   const spliced = dialect.splice(request, session);
   const splicedTokens = session.splices.appliedTokens;
   const outcome = await compressContext(dialect.context(request, rt.excludedTools), session, mode);
+  if (outcome.failed) {
+    const { count, error } = outcome.failed;
+    standAside(exchange, bypassReasonOf(error), error, `${count} tool outputs sent whole`);
+  }
   const wanted =
     rt.config.expandLoopCap > 0 &&
     (outcome.handles.size > 0 || session.toolsOffered || declaresTools(request));

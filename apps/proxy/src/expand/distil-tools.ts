@@ -98,6 +98,8 @@ export interface DistilCallScope {
    * result that says so, and nothing is expanded.
    */
   readonly budgetSpent?: number;
+  /** Told when the store failed to answer (the call then gets an error result, the turn goes on). */
+  readonly onFailure?: (error: unknown) => void;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -105,7 +107,8 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 /**
  * Answers a distil_expand or distil_search call. Arguments from the model are parsed with zod; a handle
  * that is malformed, not shown in this request's context, unknown to the store or forged gets an error
- * result (spec/threat-model.txt: a forged handle is never vouched for) — never an exception to the client.
+ * result (spec/threat-model.txt: a forged handle is never vouched for), and so does a store that fails —
+ * never an exception to the client.
  */
 export async function answerDistilCall(
   name: DistilTool['name'],
@@ -143,7 +146,12 @@ export async function answerDistilCall(
     return { text, isError: false, handle };
   } catch (error) {
     if (error instanceof UnknownHandleError) return unknown(handle);
-    throw error;
+    // The store is down or failing: the model hears so and goes on; the agent's request never fails.
+    scope.onFailure?.(error);
+    return {
+      text: `${name}: the folded lines cannot be read right now; go on without them or try again later`,
+      isError: true,
+    };
   }
 }
 

@@ -1,4 +1,7 @@
 import { type PreparedExchange, postUpstream, recordExchange } from '../exchange.js';
+import { bypassReasonOf } from '../fail-open/part-failure.js';
+import { standAside } from '../fail-open/stand-aside.js';
+import type { UpstreamErrorKind } from '../http/provider-errors.js';
 import type { UpstreamResponse } from '../http/upstream.js';
 import type { BilledUsage } from '../savings/billed-usage.js';
 import type { DialectTools, DistilCallScope } from './distil-tools.js';
@@ -39,6 +42,8 @@ export type RoundRead<Reply> =
       /** The round broke after the client's reply began; the client was told in its own format. */
       readonly kind: 'failed';
       readonly reason: string;
+      /** The upstream's own error type and code, when it refused the round with an error body. */
+      readonly errorKind?: UpstreamErrorKind;
       /** What the round was billed as far as the upstream said before it broke. */
       readonly usage: BilledUsage | null;
       readonly model: string | undefined;
@@ -102,7 +107,11 @@ export async function runExpandLoop<Reply>(
   rewritten: boolean,
 ): Promise<void> {
   const tally = new RoundTally();
-  const scope = { store: exchange.rt.store, handlesInContext: exchange.outcome.handles };
+  const scope: DistilCallScope = {
+    store: exchange.rt.store,
+    handlesInContext: exchange.outcome.handles,
+    onFailure: (error) => standAside(exchange, bypassReasonOf(error), error, 'distil call answered unread'),
+  };
   const cap = exchange.rt.config.expandLoopCap;
   const post = (bytes: Buffer | string, changed: boolean): Promise<UpstreamResponse> => {
     tally.posted();

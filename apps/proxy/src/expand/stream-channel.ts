@@ -1,6 +1,7 @@
 import { isEventStream, type PreparedExchange, savedTokensOf } from '../exchange.js';
+import { errorLabel } from '../fail-open/part-failure.js';
 import { ClientStream } from '../http/client-stream.js';
-import { streamErrorEvent } from '../http/provider-errors.js';
+import { streamErrorEvent, type UpstreamErrorKind } from '../http/provider-errors.js';
 import { distilHeaders, readUpstreamBody, relayResponse } from '../http/relay.js';
 import { type SseEvent, SseParser } from '../http/sse.js';
 import type { UpstreamResponse } from '../http/upstream.js';
@@ -88,8 +89,9 @@ export class StreamChannel<Reply> implements ReplyChannel<Reply> {
     // A continuation the upstream refuses is a failure of the stream the client already reads.
     const read: SplicedRound<Reply> = streams
       ? await this.#relayRound(this.#splicer!, upstream, round)
-      : brokenRound(upstreamFailure(upstream.status, (await readUpstreamBody(upstream, clock)).toString()));
-    if (read.kind === 'failed') await this.#client.write(streamErrorEvent(this.format, read.reason));
+      : upstreamFailure(upstream, (await readUpstreamBody(upstream, clock)).toString());
+    if (read.kind === 'failed')
+      await this.#client.write(streamErrorEvent(this.format, read.reason, read.errorKind));
     return read;
   }
 
@@ -125,8 +127,10 @@ export class StreamChannel<Reply> implements ReplyChannel<Reply> {
   async fail(error: unknown): Promise<void> {
     if (this.#client === null) throw error;
     if (this.exchange.signal.aborted) return;
-    const reason = error instanceof Error ? error.message : String(error);
-    await this.#client.write(streamErrorEvent(this.format, `proxy: upstream stream failed: ${reason}`));
+    // The error's class only: its message may name internals (a local path, a store client's wording).
+    await this.#client.write(
+      streamErrorEvent(this.format, `proxy: upstream stream failed (${errorLabel(error)})`),
+    );
   }
 
   close(): void {
@@ -134,13 +138,31 @@ export class StreamChannel<Reply> implements ReplyChannel<Reply> {
   }
 }
 
-/** The message of an upstream error body (`{"error":{"message":…}}` in every dialect), else its start. */
-function upstreamFailure(status: number, text: string): string {
+/** Error types by status, for an upstream refusal whose body names none (Anthropic's names). */
+const TYPE_OF_STATUS: Readonly<Record<number, string>> = { 429: 'rate_limit_error', 529: 'overloaded_error' };
+
+/**
+ * A continuation the upstream refused, as the round that broke: the message of its error body
+ * (`{"error":{"message":…}}` in every dialect, else the body's start), the error type and code it gave,
+ * and its `retry-after` in the message — the client's stream is already open, so no header can carry it.
+ */
+function upstreamFailure(upstream: UpstreamResponse, text: string): SplicedRound<never> {
+  let message = `upstream ${upstream.status}: ${text.slice(0, 500)}`;
+  let kind: UpstreamErrorKind = {};
   try {
-    const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
-    if (typeof message === 'string') return `upstream ${status}: ${message}`;
+    const error = (JSON.parse(text) as { error?: { message?: unknown; type?: unknown; code?: unknown } })
+      .error;
+    if (typeof error?.message === 'string') message = `upstream ${upstream.status}: ${error.message}`;
+    kind = {
+      ...(typeof error?.type === 'string' ? { type: error.type } : {}),
+      ...(typeof error?.code === 'string' ? { code: error.code } : {}),
+    };
   } catch {
-    // not JSON: fall through
+    // not JSON: the text as it came
   }
-  return `upstream ${status}: ${text.slice(0, 500)}`;
+  const fallback = TYPE_OF_STATUS[upstream.status];
+  if (kind.type === undefined && fallback) kind = { ...kind, type: fallback };
+  const retryAfter = upstream.headers['retry-after'];
+  if (typeof retryAfter === 'string') message += ` (retry-after: ${retryAfter})`;
+  return { kind: 'failed', reason: message, usage: null, model: undefined, errorKind: kind };
 }

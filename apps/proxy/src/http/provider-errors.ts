@@ -55,20 +55,36 @@ export function sendError(
   res.end(body);
 }
 
+/** The provider's own error type and code, kept when an upstream error is re-told in a stream. */
+export interface UpstreamErrorKind {
+  readonly type?: string;
+  readonly code?: string | null;
+}
+
 /**
  * The event a streaming client reads as a failure once a 200 and some events have already gone out: the
  * proxy never turns a failure into a fake success. Anthropic streams an `error` event; OpenAI's SDK raises
- * on a `data:` chunk carrying `error`; the Responses API streams `event: error`.
+ * on a `data:` chunk carrying `error`; the Responses API streams `event: error`. `kind` keeps the type
+ * (and code) the upstream gave — `overloaded_error`, `rate_limit_error` — so a client retries as it would
+ * on the provider's own; without one the event says `api_error` / `server_error`.
  */
 export function streamErrorEvent(
   format: 'anthropic' | 'openai-chat' | 'openai-responses',
   message: string,
+  kind: UpstreamErrorKind = {},
 ): string {
   if (format === 'anthropic') {
-    return namedEvent('error', { type: 'error', error: { type: 'api_error', message } });
+    return namedEvent('error', { type: 'error', error: { type: kind.type ?? 'api_error', message } });
   }
   if (format === 'openai-responses') {
-    return namedEvent('error', { type: 'error', code: 'server_error', message, param: null });
+    return namedEvent('error', {
+      type: 'error',
+      code: kind.code ?? kind.type ?? 'server_error',
+      message,
+      param: null,
+    });
   }
-  return dataEvent({ error: { message, type: 'server_error', param: null, code: null } });
+  return dataEvent({
+    error: { message, type: kind.type ?? 'server_error', param: null, code: kind.code ?? null },
+  });
 }

@@ -4,10 +4,17 @@ import { forwardableHeaders } from './hop-by-hop.js';
 import { readWhole } from './request-body.js';
 import type { UpstreamResponse } from './upstream.js';
 
-/** Per-request timing: the proxy's own overhead is the total minus the time spent waiting upstream. */
+/**
+ * Per-request timing — the proxy's own overhead is the total minus the time spent waiting upstream — and
+ * what the response headers report beside it: whether Distil stood aside, and why.
+ */
 export class ExchangeClock {
   readonly started = performance.now();
   upstreamMs = 0;
+  /** Requests sent upstream so far: before the first, a failure can still send the client's bytes as they came. */
+  upstreamCalls = 0;
+  /** Why Distil stood aside for (part of) this request, reported as `x-distil-bypass`; null when it did not. */
+  bypass: string | null = null;
   /** The overhead the response reported in `x-distil-overhead-ms` (null until its headers went out). */
   reportedMs: number | null = null;
 
@@ -17,12 +24,13 @@ export class ExchangeClock {
   }
 }
 
-/** The response headers the proxy adds: its overhead (total − upstream) and the tokens it removed. */
+/** The response headers the proxy adds: its overhead (total − upstream), the tokens it removed, any bypass. */
 export function distilHeaders(clock: ExchangeClock, savedTokens: number | null): Record<string, string> {
   clock.reportedMs = clock.overheadMs();
   return {
     'x-distil-overhead-ms': clock.reportedMs.toFixed(3),
     ...(savedTokens !== null ? { 'x-distil-saved-tokens': String(savedTokens) } : {}),
+    ...(clock.bypass !== null ? { 'x-distil-bypass': clock.bypass } : {}),
   };
 }
 

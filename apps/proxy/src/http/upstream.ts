@@ -23,15 +23,17 @@ export interface UpstreamRequest {
 /**
  * One keep-alive connection pool per proxy for every upstream origin. undici rather than fetch: its
  * `request` measured +0.75–1.15 ms p50 for a 200 KB pass-through on this class of machine, against
- * +2.6–3.4 ms through a framework (STACK.md). Timeouts are long because a model may think for minutes
- * before its first byte and pause between streamed events.
+ * +2.6–3.4 ms through a framework (STACK.md). `idleTimeoutMs` (`proxy.idleTimeoutMs`) bounds the wait for
+ * the headers and every silence between body chunks: a model may think for minutes before its first
+ * byte, but an upstream that stalls longer is ended — the client gets the provider's error and the
+ * socket goes back (undici destroys it) instead of holding a connection for as long as the stall lasts.
  */
-export function createUpstreamAgent(): Agent {
+export function createUpstreamAgent(idleTimeoutMs: number): Agent {
   return new Agent({
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
-    headersTimeout: 600_000,
-    bodyTimeout: 600_000,
+    headersTimeout: idleTimeoutMs,
+    bodyTimeout: idleTimeoutMs,
     connections: 64,
   });
 }

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { BypassReason } from '../fail-open/part-failure.js';
 import type { RequestSavings } from '../savings/savings-ledger.js';
 
 /** Overhead histogram buckets in seconds: the goal is ≤ 1 ms p50 (DESIGN.md), so resolve well below it. */
@@ -28,6 +29,7 @@ export class ProxyMetrics {
   readonly #shadow: Counter<'endpoint' | 'outcome'>;
   readonly #shadowDivergences: Counter<'endpoint'>;
   readonly #overhead: Histogram<'route'>;
+  readonly #bypass: Counter<'reason'>;
 
   constructor() {
     const registers = [this.registry];
@@ -92,6 +94,11 @@ export class ProxyMetrics {
       'Sampled requests whose uncompressed twin decided differently. A detector, not a gate.',
       ['endpoint'],
     );
+    this.#bypass = counter(
+      'distil_bypass_total',
+      'Times Distil stood aside because one of its own parts failed (the request went upstream untouched, or some tool outputs whole), by reason.',
+      ['reason'],
+    );
     this.#overhead = new Histogram({
       name: 'distil_overhead_seconds',
       help: 'Time spent in the proxy per request (total minus upstream), as x-distil-overhead-ms reports it.',
@@ -119,6 +126,11 @@ export class ProxyMetrics {
   /** Counts one original read back for the model, by its content class. */
   recordExpand(kind: string): void {
     this.#expands.inc({ kind });
+  }
+
+  /** Counts one time Distil stood aside (x-distil-bypass), by reason. */
+  recordBypass(reason: BypassReason): void {
+    this.#bypass.inc({ reason });
   }
 
   /** Counts one shadow comparison. */

@@ -8,10 +8,19 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   res.end(body);
 }
 
-/** Distil's built-in endpoints: `/distil/health` and `/distil/savings` (totals from billed usage). */
+/**
+ * Distil's built-in endpoints: `/distil/health` (with the keep model that runs, and `"fallback"` when it
+ * is the rules standing in for the configured one) and `/distil/savings` (totals from billed usage).
+ */
 export function builtInAdminRoutes(rt: ProxyRuntime): Record<string, AdminHandler> {
   return {
-    '/distil/health': (_req, res) => sendJson(res, 200, { ok: true, sessions: rt.sessions.size }),
+    '/distil/health': (_req, res) =>
+      sendJson(res, 200, {
+        ok: true,
+        sessions: rt.sessions.size,
+        keepModel: rt.keepModel.id,
+        ...(rt.keepModelFallback ? { keepModelStatus: 'fallback' } : {}),
+      }),
     '/distil/savings': (_req, res) => sendJson(res, 200, rt.ledger.totals()),
   };
 }

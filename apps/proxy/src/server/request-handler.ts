@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors as undiciErrors } from 'undici';
 import type { Exchange } from '../exchange.js';
+import { errorLabel } from '../fail-open/part-failure.js';
+import { forwardUntouched } from '../fail-open/stand-aside.js';
 import { headerValue } from '../http/hop-by-hop.js';
 import { type Dialect, sendError } from '../http/provider-errors.js';
 import { ExchangeClock } from '../http/relay.js';
@@ -24,7 +26,8 @@ function isUpstreamFailure(error: unknown): boolean {
  * The proxy's request listener. Provider endpoints are read whole (the JSON is needed to compress it),
  * everything else streams through; Distil's own endpoints answer only under the admin policy. Errors
  * come back in the dialect of the endpoint, with an honest status: 413 for a body over the limit, 502
- * when the upstream cannot be reached, and the upstream's own status for everything it answered.
+ * when the upstream cannot be reached, and the upstream's own status for everything it answered. A
+ * failure of Distil's own parts never fails the request: it goes upstream untouched (see forwardUntouched).
  */
 export function createRequestHandler(
   rt: ProxyRuntime,
@@ -42,6 +45,17 @@ async function handle(
   adminRoutes: Readonly<Record<string, AdminHandler>>,
 ): Promise<void> {
   const clock = new ExchangeClock();
+  // Only origin-form targets (`/v1/messages`) name something here: an absolute-form target
+  // (`GET http://evil.example/x`, a forward-proxy request) or `*` is the client's mistake, not a 500.
+  if (!(req.url ?? '').startsWith('/')) {
+    sendError(
+      res,
+      passThroughDialect(req),
+      'invalid_request',
+      'proxy: the request target must be a path such as /v1/messages, not a full URL',
+    );
+    return;
+  }
   const path = pathOf(req.url);
   if (path.startsWith(ADMIN_PREFIX) || Object.hasOwn(adminRoutes, path)) {
     if (!adminAllowed(req, rt.config.adminToken)) return adminRefusal(res, 401);
@@ -82,20 +96,29 @@ async function handle(
       clock,
       upstreamBase,
     });
-    await route.handle(exchange, body);
+    try {
+      await route.handle(exchange, body);
+    } catch (error) {
+      // Distil's own failure before anything went upstream: the client's bytes go as they came.
+      if (abort.signal.aborted || isUpstreamFailure(error) || clock.upstreamCalls > 0 || res.headersSent)
+        throw error;
+      await forwardUntouched(exchange, body, error);
+    }
   } catch (error) {
     if (abort.signal.aborted) return;
     if (error instanceof BodyTooLargeError) {
       sendError(res, dialect, 'too_large', error.message);
       return;
     }
-    const reason = error instanceof Error ? error.message : String(error);
+    const label = errorLabel(error);
     if (isUpstreamFailure(error)) {
-      rt.log(`${req.method} ${path}: upstream unreachable: ${reason}`);
-      sendError(res, dialect, 'upstream_unreachable', `proxy: cannot reach the upstream: ${reason}`);
+      rt.log(`${req.method} ${path}: upstream unreachable: ${label}`);
+      sendError(res, dialect, 'upstream_unreachable', `proxy: cannot reach the upstream (${label})`);
       return;
     }
-    rt.log(`${req.method} ${path}: ${reason}`);
-    sendError(res, dialect, 'internal', `proxy: ${reason}`);
+    // Only after an upstream call (so the request cannot simply be sent again): the text names no
+    // internals — no local path, no store client's wording.
+    rt.log(`${req.method} ${path}: failed after the upstream answered: ${label}`);
+    sendError(res, dialect, 'internal', 'proxy: the reply could not be completed; retry the request');
   }
 }

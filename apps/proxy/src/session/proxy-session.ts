@@ -1,6 +1,7 @@
 import type { Block, Handle, KeepModel, RestoreStore, TierConfig } from '@distil/contract';
 import { type CompressedBlock, compressBlock, type SentBlock } from '@distil/core';
 import { SpliceMemory } from '../expand/splice-memory.js';
+import { PartFailure } from '../fail-open/part-failure.js';
 import { SessionBranch } from './session-branch.js';
 import { toolKind } from './tool-kind.js';
 
@@ -22,6 +23,8 @@ export interface SessionInput {
 export interface EncodedTurn {
   readonly sent: readonly SentBlock[];
   readonly added: number;
+  /** Blocks sent whole because compressing them failed, and the first such failure. */
+  readonly failed: { readonly count: number; readonly error: unknown } | null;
 }
 
 /** Most histories one session keeps apart (a client that rewinds, or sub-conversations sharing a key). */
@@ -55,6 +58,8 @@ export class ProxySession {
   readonly #anchorsOf = new WeakMap<Block, ReadonlySet<string>>();
   readonly #compressed = new WeakMap<Block, CompressedBlock>();
   #nextId = 0;
+  // Compression failures of the call in progress (calls are serialised, so one record suffices).
+  #failed: { count: number; error: unknown } | null = null;
 
   constructor(deps: SessionDeps) {
     this.#deps = deps;
@@ -79,6 +84,7 @@ export class ProxySession {
   append(inputs: readonly SessionInput[], anchors: () => ReadonlySet<string>): Promise<EncodedTurn> {
     const run = this.#lock.then(async () => {
       this.lastUsed = Date.now();
+      this.#failed = null;
       let branch = this.#branches.reduce<SessionBranch | undefined>(
         (latest, b) => (!latest || b.lastUsed > latest.lastUsed ? b : latest),
         undefined,
@@ -93,7 +99,7 @@ export class ProxySession {
         const current = anchors();
         await branch.add(inputs.map((input) => this.#block(input, current)));
       }
-      return { sent: branch.context.slice(known), added: inputs.length };
+      return { sent: branch.context.slice(known), added: inputs.length, failed: this.#failed };
     });
     this.#lock = run.catch(() => undefined);
     return run;
@@ -106,6 +112,7 @@ export class ProxySession {
 
   async #encode(inputs: readonly SessionInput[], anchors: () => ReadonlySet<string>): Promise<EncodedTurn> {
     this.lastUsed = Date.now();
+    this.#failed = null;
     const texts = inputs.map((input) => input.text);
     let best: SessionBranch | undefined;
     let bestLength = -1;
@@ -135,7 +142,11 @@ export class ProxySession {
       const blocks = inputs.slice(known).map((input) => this.#block(input, current));
       await branch.add(blocks);
     }
-    return { sent: branch.context.slice(0, inputs.length), added: Math.max(0, inputs.length - known) };
+    return {
+      sent: branch.context.slice(0, inputs.length),
+      added: Math.max(0, inputs.length - known),
+      failed: this.#failed,
+    };
   }
 
   #block(input: SessionInput, anchors: ReadonlySet<string>): Block {
@@ -159,12 +170,24 @@ export class ProxySession {
         const cached = this.#compressed.get(block);
         if (cached) return cached;
         const anchors = this.#anchorsOf.get(block);
-        const result = await compressBlock(block, {
-          keepModel,
-          store,
-          tiers,
-          ...(anchors ? { anchors } : {}),
-        });
+        let result: CompressedBlock;
+        try {
+          result = await compressBlock(block, { keepModel, store, tiers, ...(anchors ? { anchors } : {}) });
+        } catch (error) {
+          // A store that is down fails every block: the request goes upstream untouched and the block
+          // is compressed once the store is back. Anything else (the keep model throwing, an original
+          // too large for the store, a transform's bug) concerns this block only: it goes out whole, for
+          // good (its bytes must stay the same in every later turn), and the others are still compressed.
+          if (error instanceof PartFailure && error.reason === 'store') throw error;
+          this.#failed = { count: (this.#failed?.count ?? 0) + 1, error: this.#failed?.error ?? error };
+          result = {
+            text: block.text,
+            handles: [],
+            tier: 'none',
+            kind: block.kind,
+            note: 'compression failed',
+          };
+        }
         this.#compressed.set(block, result);
         return result;
       },
