@@ -9,8 +9,13 @@ export interface ContextOutcome {
   readonly changed: boolean;
   /** The texts written over, with their paths in the request (see encodeBody). */
   readonly rewrites: readonly StringEdit[];
-  /** Handles whose stubs the context shows (issued now or earlier, or printed by a tool): expandable. */
+  /** Handles whose stubs the context shows (issued now or earlier, or printed by a tool). */
   readonly handles: ReadonlySet<string>;
+  /**
+   * The handles among them this proxy issued for this caller's own blocks: the ones the caller may expand
+   * without a grant from an earlier request (see handle-owners.ts). A stub a tool printed is not among them.
+   */
+  readonly issued: ReadonlySet<string>;
   /** Estimated tokens removed (o200k), over blocks first sent in this request. */
   readonly savedFresh: number;
   /** Estimated tokens removed over blocks sent in earlier requests (now in the provider's cached prefix). */
@@ -45,8 +50,9 @@ function addStubHandles(text: string, handles: Set<string>): void {
 /**
  * Runs a request's tool texts through its session and writes back the bytes to send. Blocks sent before
  * come back with the bytes they had (prefix stability); new ones are compressed. Texts sent whole (and
- * those never compressed) are scanned for stubs: a tool may print one Distil made elsewhere — another
- * replica sharing the store, or `distil compress`. `continuation`: the request carries only new items
+ * those never compressed) are scanned for stubs too, since a tool may print one Distil made elsewhere;
+ * such a handle is in context but not `issued`, so it expands only for a caller it was granted to
+ * (handle-owners.ts). `continuation`: the request carries only new items
  * and the provider holds the history (Responses API with `previous_response_id`).
  */
 export async function compressContext(
@@ -60,13 +66,17 @@ export async function compressContext(
   const { sent, added, failed } =
     mode === 'whole' ? await session.encode(inputs, anchors) : await session.append(inputs, anchors);
   const handles = new Set<string>();
+  const issued = new Set<string>();
   const rewrites: StringEdit[] = [];
   let savedFresh = 0;
   let savedRepeat = 0;
   const firstNew = sent.length - added;
   sent.forEach((block, i) => {
     const target = compressible[i]!;
-    for (const handle of block.handles) handles.add(handle);
+    for (const handle of block.handles) {
+      handles.add(handle);
+      issued.add(handle);
+    }
     if (block.encoding === 'full') addStubHandles(block.text, handles);
     if (block.text === target.text) return;
     target.write!(block.text);
@@ -82,6 +92,7 @@ export async function compressContext(
     changed: rewrites.length > 0,
     rewrites,
     handles,
+    issued,
     savedFresh,
     savedRepeat,
     blocks: compressible.length,

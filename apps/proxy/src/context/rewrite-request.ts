@@ -1,5 +1,6 @@
 import { type Exchange, type PreparedExchange, postUpstream } from '../exchange.js';
 import type { DialectTools } from '../expand/distil-tools.js';
+import { credentialDigest, grantHandles } from '../expand/handle-owners.js';
 import { bypassReasonOf } from '../fail-open/part-failure.js';
 import { standAside } from '../fail-open/stand-aside.js';
 import { distilHeaders, relayResponse } from '../http/relay.js';
@@ -64,6 +65,26 @@ function declaresTools(request: unknown): boolean {
   return Array.isArray(tools) && tools.length > 0;
 }
 
+/**
+ * Records in the store that this caller was issued the handles new to its session, so it — and only it —
+ * may expand them on any replica. A store that cannot take the grant costs the caller those expands on
+ * other replicas, never the request: the handles still resolve in this session.
+ */
+async function grantIssued(
+  exchange: Exchange,
+  session: ProxySession,
+  issued: ReadonlySet<string>,
+): Promise<void> {
+  const fresh = [...issued].filter((handle) => !session.grantedHandles.has(handle));
+  if (fresh.length === 0) return;
+  try {
+    await grantHandles(exchange.rt.store, fresh, credentialDigest(exchange.req.headers));
+    for (const handle of fresh) session.grantedHandles.add(handle);
+  } catch (error) {
+    exchange.rt.log(`handle grants not recorded (${error instanceof Error ? error.name : 'error'})`);
+  }
+}
+
 /** A request rewritten for upstream: the exchange to run and the bytes to send. */
 export interface RewrittenRequest {
   readonly prepared: PreparedExchange;
@@ -97,6 +118,7 @@ export async function rewriteRequest<R extends { model: string }>(
     const { count, error } = outcome.failed;
     standAside(exchange, bypassReasonOf(error), error, `${count} tool outputs sent whole`);
   }
+  await grantIssued(exchange, session, outcome.issued);
   const wanted =
     rt.config.expandLoopCap > 0 &&
     (outcome.handles.size > 0 || session.toolsOffered || declaresTools(request));

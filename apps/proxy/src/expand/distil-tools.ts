@@ -94,6 +94,11 @@ export interface DistilCallScope {
   /** Handles whose stubs appear in the context sent upstream; any other handle is answered as unknown. */
   readonly handlesInContext: ReadonlySet<string>;
   /**
+   * Whether the caller may expand a handle its context shows: the proxy issued it to this caller (see
+   * handle-owners.ts). Absent where the caller owns the whole store (the CLI, the MCP server).
+   */
+  readonly mayExpand?: (handle: string) => Promise<boolean>;
+  /**
    * Set (to the loop cap) once this turn's expand round trips are spent: every call then gets an error
    * result that says so, and nothing is expanded.
    */
@@ -134,6 +139,9 @@ export async function answerDistilCall(
     };
   }
   if (!scope.handlesInContext.has(handle)) return unknown(handle);
+  // A stub printed into someone else's context is answered as if the handle did not exist: saying that
+  // it exists but belongs to another caller would itself leak something.
+  if (scope.mayExpand && !(await scope.mayExpand(handle))) return unknown(handle);
   try {
     if (name === 'distil_expand') {
       return { text: decoder.decode(await expand(scope.store, handle)), isError: false, handle };

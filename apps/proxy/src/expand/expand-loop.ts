@@ -5,6 +5,7 @@ import type { UpstreamErrorKind } from '../http/provider-errors.js';
 import type { UpstreamResponse } from '../http/upstream.js';
 import type { BilledUsage } from '../savings/billed-usage.js';
 import type { DialectTools, DistilCallScope } from './distil-tools.js';
+import { credentialDigest, ownsHandle } from './handle-owners.js';
 import { RoundTally } from './round-tally.js';
 
 /**
@@ -93,6 +94,15 @@ export interface ReplyChannel<Reply> {
   close(): void;
 }
 
+/** Handles this exchange's caller may expand: issued to it now, in its session, or granted in the store. */
+function mayExpandFor(exchange: PreparedExchange): (handle: string) => Promise<boolean> {
+  const owner = credentialDigest(exchange.req.headers);
+  return async (handle) =>
+    exchange.outcome.issued.has(handle) ||
+    exchange.session.grantedHandles.has(handle) ||
+    (await ownsHandle(exchange.rt.store, handle, owner));
+}
+
 /**
  * The expand loop, once for every API and transport: while the model calls only distil tools (and the
  * cap allows), the proxy answers them from the restore store and asks again; the client sees one reply.
@@ -110,6 +120,7 @@ export async function runExpandLoop<Reply>(
   const scope: DistilCallScope = {
     store: exchange.rt.store,
     handlesInContext: exchange.outcome.handles,
+    mayExpand: mayExpandFor(exchange),
     onFailure: (error) => standAside(exchange, bypassReasonOf(error), error, 'distil call answered unread'),
   };
   const cap = exchange.rt.config.expandLoopCap;

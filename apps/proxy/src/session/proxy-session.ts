@@ -46,6 +46,8 @@ export class ProxySession {
   readonly splices = new SpliceMemory();
   /** Every handle this session's context has shown (stubs issued, or printed by tools). */
   readonly shownHandles = new Set<string>();
+  /** Handles this session issued and already granted to its caller in the store (see handle-owners.ts). */
+  readonly grantedHandles = new Set<string>();
   /** Responses API: a response id the client holds → the id its history really continues from. */
   readonly responseAliases = new Map<string, { readonly id: string; readonly pending: readonly unknown[] }>();
   toolsOffered = false;

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeUpstream, type ReceivedRequest, type Reply } from './fake-upstream.js';
+import { buildLog, firstHandle, startTestProxy } from './fixtures.js';
+
+// A handle resolves through distil_expand only for the caller the proxy issued it to: a stub copied into
+// another caller's tool result (a page it read, a file it opened) must not pull the first caller's fold.
+
+const LOG = buildLog(300, 'secret-build');
+
+/** A conversation whose one tool result is `output`, sent with `key`. */
+const body = (output: string) => ({
+  model: 'claude-sonnet-4-6',
+  max_tokens: 100,
+  messages: [
+    { role: 'user', content: 'what failed?' },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_read', name: 'bash', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_read', content: output }] },
+  ],
+});
+
+/** The model asks for `handle`, then answers with what the expand gave it. */
+function expandThenAnswer(
+  handle: () => string,
+): [(r: ReceivedRequest) => Reply, (r: ReceivedRequest) => Reply] {
+  return [
+    () => ({
+      kind: 'anthropic',
+      content: [{ type: 'tool_use', id: 'toolu_x', name: 'distil_expand', input: { handle: handle() } }],
+      usage: { input_tokens: 10, output_tokens: 5 },
+    }),
+    (request) => {
+      const sent = JSON.parse(request.body) as {
+        messages: { content: { type: string; content?: unknown }[] }[];
+      };
+      const result = sent.messages.at(-1)!.content.find((p) => p.type === 'tool_result');
+      return {
+        kind: 'anthropic',
+        content: [{ type: 'text', text: JSON.stringify(result?.content ?? '') }],
+        usage: { input_tokens: 10, output_tokens: 5 },
+      };
+    },
+  ];
+}
+
+describe('handles are scoped to the caller they were issued to', () => {
+  let upstream: FakeUpstream;
+  let proxy: Awaited<ReturnType<typeof startTestProxy>>;
+  beforeAll(async () => {
+    upstream = await new FakeUpstream().start();
+    proxy = await startTestProxy(upstream);
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await upstream.close();
+  });
+
+  const send = async (key: string, output: string): Promise<string> => {
+    const response = await fetch(`${proxy.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify(body(output)),
+    });
+    const reply = (await response.json()) as { content: { text?: string }[] };
+    return reply.content.map((p) => p.text ?? '').join('');
+  };
+
+  it('expands for the caller it was issued to, and not for another caller who prints its stub', async () => {
+    let issued = '';
+    // First the owner's own request: its log is folded, and its own expand returns the folded lines.
+    const [ask, answer] = expandThenAnswer(() => issued);
+    upstream.script((request) => {
+      issued = firstHandle(request.body);
+      return ask(request);
+    }, answer);
+    const owner = await send('sk-tenant-a', LOG);
+    expect(issued).toMatch(/^dh_/);
+    expect(owner).toContain('secret-build step');
+
+    // Then another key, whose tool result carries the first caller's stub verbatim.
+    upstream.script(...expandThenAnswer(() => issued));
+    const intruder = await send('sk-tenant-b', `see << +40 lines, handle=${issued} >>`);
+    expect(intruder).not.toContain('secret-build step');
+    expect(intruder).toMatch(/unknown|no such|not found/i);
+  });
+});
