@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -96,6 +96,18 @@ describe('distil prune / frontier (real binary)', SLOW, () => {
     const json = JSON.parse(runCli(['frontier', '--trajectory', file, '--svg', svg, '--json']).stdout);
     expect(json.frontier[0]).toMatchObject({ target: 1, divergent: 0, equivalence: 1 });
     expect(json.trajectories[0].turns).toHaveLength(3);
+  });
+
+  it('writes no file into the current folder unless --svg asks for a plot', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'distil-frontier-cwd-'));
+    const run = runCli(['frontier', '--trajectory', file, '--targets', '1,0'], {
+      cwd,
+      env: { DISTIL_HOME: join(dir, 'home') },
+    });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/target\s+budget/);
+    expect(run.stdout).not.toContain('plot written');
+    expect(readdirSync(cwd)).toEqual([]);
   });
 
   it('reads a folder of trajectories and rejects bad flags with a message', () => {

@@ -44,7 +44,8 @@ function parseTargets(text: string | undefined): number[] {
 
 /**
  * `distil frontier`: certified fallback per turn, then the equivalence dial swept over its settings —
- * savings against decision equivalence, as a table and an SVG plot.
+ * savings against decision equivalence, as a table, and as an SVG plot when `--svg FILE` asks for one
+ * (a report command leaves the current folder as it found it).
  */
 export function registerFrontier(program: Command): void {
   replayOptions(
@@ -53,7 +54,7 @@ export function registerFrontier(program: Command): void {
       .description('certified fallback and the equivalence dial: token savings against decision equivalence'),
   )
     .option('--targets <list>', `dial settings, comma-separated (default ${DEFAULT_TARGETS.join(',')})`)
-    .option('--svg <file>', 'where to write the plot', 'distil-frontier.svg')
+    .option('--svg <file>', 'also write the plot as an SVG file')
     .action(async (_opts: unknown, cmd: Command) => {
       const flags = cmd.optsWithGlobals<FrontierFlags>();
       const targets = parseTargets(flags.targets);
@@ -77,7 +78,7 @@ export function registerFrontier(program: Command): void {
       reportLiveCalls(runner);
       const perTrajectory = plans.map((plan) => frontier(plan, targets));
       const total = sumFrontiers(perTrajectory);
-      const svgPath = resolve(flags.svg ?? 'distil-frontier.svg');
+      const svgPath = flags.svg === undefined ? undefined : resolve(flags.svg);
       const title =
         plans.length === 1
           ? `frontier: ${plans[0]!.trajectory}`
@@ -92,17 +93,18 @@ export function registerFrontier(program: Command): void {
           emphasis: true,
         },
       ];
-      writeFileSync(svgPath, renderFrontierSvg(series, `${title} (${runner.id} runner)`));
+      if (svgPath !== undefined)
+        writeFileSync(svgPath, renderFrontierSvg(series, `${title} (${runner.id} runner)`));
       saveForDashboard({ runner: runner.id, frontier: total });
       if (flags.json) {
         const trajectoriesJson = plans.map((plan, i) => ({ ...plan, frontier: perTrajectory[i] }));
         process.stdout.write(
-          `${JSON.stringify({ runner: runner.id, svg: svgPath, frontier: total, trajectories: trajectoriesJson }, null, 2)}\n`,
+          `${JSON.stringify({ runner: runner.id, svg: svgPath ?? null, frontier: total, trajectories: trajectoriesJson }, null, 2)}\n`,
         );
         return;
       }
       process.stdout.write(renderFrontier(plans, perTrajectory, total, runner.id));
-      process.stdout.write(`plot written to ${svgPath}\n`);
+      if (svgPath !== undefined) process.stdout.write(`plot written to ${svgPath}\n`);
     });
 }
 
