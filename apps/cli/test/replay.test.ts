@@ -74,12 +74,20 @@ describe('distil prune / frontier (real binary)', SLOW, () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("causal ablation over 'sre-disk-incident' — what is free to drop?");
     expect(run.stdout).toMatch(/block\s+occ\s+tokens\s+verdict/);
-    expect(run.stdout).toMatch(/doc-0\s+3\s+\d+\s+PRUNE \(causally inert\)/);
-    expect(run.stdout).toMatch(/obs-0\s+2\s+\d+\s+keep \(changed a decision\)/);
-    expect(run.stdout).toMatch(/tokens provably free to drop: \d+ across 2 block\(s\)\./);
+    expect(run.stdout).toMatch(/doc-0\s+3\s+\d+\s+PRUNE \(structural: no copied token lost\)/);
+    expect(run.stdout).toMatch(/obs-0\s+2\s+\d+\s+keep \(structural: changed a decision\)/);
+    expect(run.stdout).toMatch(/system\s+3\s+\d+\s+keep \(trusted: the task or instructions\)/);
+    expect(run.stdout).toMatch(
+      /tokens free to drop under the structural runner \(no copied token lost; not certified .*\): \d+ across 2 block\(s\)\./,
+    );
+    expect(run.stdout).not.toMatch(/provably|certified free/);
     const json = JSON.parse(runCli(['prune', '--trajectory', file, '--json']).stdout);
     expect(json.reports[0].freeBlocks).toBe(2);
     expect(json.runner).toBe('structural');
+    expect(json.certified).toBe(false);
+    expect(json.reports[0].blocks.find((b: { id: string }) => b.id === 'doc-0').verdict).toBe(
+      'PRUNE (structural: no copied token lost)',
+    );
   });
 
   it('traces the frontier as a table and an SVG file', () => {
@@ -235,12 +243,14 @@ describe('distil prune --runner anthropic (real binary, fake Messages API)', SLO
       expect(first.status).toBe(0);
       const report = JSON.parse(first.stdout).reports[0];
       expect(report.runner).toBe('anthropic:claude-sonnet-4-5');
+      expect(report.certified).toBe(true);
       const obs0 = report.blocks.find((b: { id: string }) => b.id === 'obs-0');
       expect(obs0.changedDecision).toBe(true);
       expect(first.stderr).toMatch(/anthropic:claude-sonnet-4-5: \d+ model call\(s\)/);
       const made = requests;
       const second = await runCliAsync(['prune', '--trajectory', file, '--runner', 'anthropic'], env);
       expect(second.status).toBe(0);
+      expect(second.stdout).toContain('tokens certified free to drop by anthropic:claude-sonnet-4-5:');
       expect(requests).toBe(made); // every answer came from the cache
       expect(existsSync(join(dir, 'home', 'replay-cache', 'anthropic'))).toBe(true);
     } finally {
