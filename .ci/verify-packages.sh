@@ -22,6 +22,16 @@ export DISTIL_HOME="$work/home"
 
 fail() { echo "verify-packages: $*" >&2; exit 1; }
 sample="$root/datasets/generated/tool_outputs/json-api/json-api-03-orders.json"
+# Every installed package carries the license text and says where its source lives.
+node -e '
+  const fs = require("fs");
+  for (const name of fs.readdirSync("node_modules/@distil")) {
+    const dir = `node_modules/@distil/${name}`;
+    if (!fs.readFileSync(`${dir}/LICENSE`, "utf8").includes("Apache License")) throw new Error(`${name}: no LICENSE`);
+    const { repository } = JSON.parse(fs.readFileSync(`${dir}/package.json`, "utf8"));
+    if (!repository || !repository.url || !repository.directory) throw new Error(`${name}: no repository`);
+  }
+' || fail "LICENSE and repository in every package"
 [ "$(npx distil --version)" = "$(node -p "require('$root/apps/cli/package.json').version")" ] || fail "version"
 npx distil compress "$sample" --json >out.json
 handle="$(node -p "JSON.parse(require('fs').readFileSync('out.json','utf8')).handles.at(-1)")"

@@ -20,8 +20,8 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-buildProgram()
-  .parseAsync(process.argv)
+buildProgram(process.argv)
+  .then((program) => program.parseAsync(process.argv))
   .catch((error: unknown) => {
     process.exitCode = report(error);
   });

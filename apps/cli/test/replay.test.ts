@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -74,12 +74,20 @@ describe('distil prune / frontier (real binary)', SLOW, () => {
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("causal ablation over 'sre-disk-incident' — what is free to drop?");
     expect(run.stdout).toMatch(/block\s+occ\s+tokens\s+verdict/);
-    expect(run.stdout).toMatch(/doc-0\s+3\s+\d+\s+PRUNE \(causally inert\)/);
-    expect(run.stdout).toMatch(/obs-0\s+2\s+\d+\s+keep \(changed a decision\)/);
-    expect(run.stdout).toMatch(/tokens provably free to drop: \d+ across 2 block\(s\)\./);
+    expect(run.stdout).toMatch(/doc-0\s+3\s+\d+\s+PRUNE \(structural: no copied token lost\)/);
+    expect(run.stdout).toMatch(/obs-0\s+2\s+\d+\s+keep \(structural: changed a decision\)/);
+    expect(run.stdout).toMatch(/system\s+3\s+\d+\s+keep \(trusted: the task or instructions\)/);
+    expect(run.stdout).toMatch(
+      /tokens free to drop under the structural runner \(no copied token lost; not certified .*\): \d+ across 2 block\(s\)\./,
+    );
+    expect(run.stdout).not.toMatch(/provably|certified free/);
     const json = JSON.parse(runCli(['prune', '--trajectory', file, '--json']).stdout);
     expect(json.reports[0].freeBlocks).toBe(2);
     expect(json.runner).toBe('structural');
+    expect(json.certified).toBe(false);
+    expect(json.reports[0].blocks.find((b: { id: string }) => b.id === 'doc-0').verdict).toBe(
+      'PRUNE (structural: no copied token lost)',
+    );
   });
 
   it('traces the frontier as a table and an SVG file', () => {
@@ -96,6 +104,18 @@ describe('distil prune / frontier (real binary)', SLOW, () => {
     const json = JSON.parse(runCli(['frontier', '--trajectory', file, '--svg', svg, '--json']).stdout);
     expect(json.frontier[0]).toMatchObject({ target: 1, divergent: 0, equivalence: 1 });
     expect(json.trajectories[0].turns).toHaveLength(3);
+  });
+
+  it('writes no file into the current folder unless --svg asks for a plot', () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'distil-frontier-cwd-'));
+    const run = runCli(['frontier', '--trajectory', file, '--targets', '1,0'], {
+      cwd,
+      env: { DISTIL_HOME: join(dir, 'home') },
+    });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/target\s+budget/);
+    expect(run.stdout).not.toContain('plot written');
+    expect(readdirSync(cwd)).toEqual([]);
   });
 
   it('reads a folder of trajectories and rejects bad flags with a message', () => {
@@ -223,12 +243,14 @@ describe('distil prune --runner anthropic (real binary, fake Messages API)', SLO
       expect(first.status).toBe(0);
       const report = JSON.parse(first.stdout).reports[0];
       expect(report.runner).toBe('anthropic:claude-sonnet-4-5');
+      expect(report.certified).toBe(true);
       const obs0 = report.blocks.find((b: { id: string }) => b.id === 'obs-0');
       expect(obs0.changedDecision).toBe(true);
       expect(first.stderr).toMatch(/anthropic:claude-sonnet-4-5: \d+ model call\(s\)/);
       const made = requests;
       const second = await runCliAsync(['prune', '--trajectory', file, '--runner', 'anthropic'], env);
       expect(second.status).toBe(0);
+      expect(second.stdout).toContain('tokens certified free to drop by anthropic:claude-sonnet-4-5:');
       expect(requests).toBe(made); // every answer came from the cache
       expect(existsSync(join(dir, 'home', 'replay-cache', 'anthropic'))).toBe(true);
     } finally {

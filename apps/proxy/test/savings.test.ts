@@ -144,4 +144,17 @@ describe('savings from billed usage', () => {
     });
     expect(usage).toEqual({ input: 100, cacheWrite: 1700, cacheRead: 7850, output: 70 });
   });
+
+  it('keeps every removed token in the estimate when the billed call shows fewer tokens than Distil added', () => {
+    const usage = uncompressedUsage({
+      provider: 'openai',
+      model: 'm',
+      calls: [{ input: 0, cacheWrite: 0, cacheRead: 0, output: 0 }],
+      savedFresh: 700,
+      savedRepeat: 300,
+      injectedTokens: 200,
+      expands: 0,
+    });
+    expect(usage).toEqual({ input: 1000, cacheWrite: 0, cacheRead: 0, output: 0 });
+  });
 });

@@ -2,7 +2,7 @@ import type { Block, ContentKind, Trajectory } from '@distil/contract';
 import { countTokens } from '@distil/core';
 import { sameReplay } from './decision-key.js';
 import { mapLimit } from './map-limit.js';
-import { type Replayed, type Runner, replayTurns } from './runner.js';
+import { type Replayed, type Runner, type RunnerEvidence, replayTurns, runnerEvidence } from './runner.js';
 
 /** Called as replays complete: `done` of `total` (block, turn) replays. */
 export type ProgressCallback = (done: number, total: number) => void;
@@ -28,6 +28,11 @@ export interface BlockVerdict {
   readonly occurrences: number;
   /** Tokens of the block's text (o200k_base). */
   readonly tokens: number;
+  /**
+   * Text the operator wrote (the system prompt, the user's task and instructions): always kept and never
+   * ablated. A runner that sees no copied token from the task would otherwise rate the task droppable.
+   */
+  readonly trusted: boolean;
   /** True when removing the block changed some decision: it must be kept. */
   readonly changedDecision: boolean;
   /** Turns whose decision changed without the block (the first only, unless exhaustive). */
@@ -42,13 +47,12 @@ export interface BlockVerdict {
 }
 
 /** Causal ablation of one trajectory. */
-export interface AblationReport {
+export interface AblationReport extends RunnerEvidence {
   readonly trajectory: string;
-  readonly runner: string;
   /** Turns with a decision. */
   readonly turns: number;
   readonly blocks: readonly BlockVerdict[];
-  /** Tokens of the pruned set: provably free to drop, all together, under this runner. */
+  /** Tokens of the pruned set: free to drop, all together, under this runner (certified only if `certified`). */
   readonly freeTokens: number;
   readonly freeBlocks: number;
   /** Runner decisions asked for (references included). */
@@ -73,9 +77,11 @@ export async function ablate(trajectory: Trajectory, options: AblationOptions): 
   const blocks = trajectory.turns.flatMap((turn, addedAt) =>
     turn.blocks.map((block) => ({ block, addedAt })),
   );
+  // Trusted blocks are kept whatever a replay says, so they are never replayed.
+  const ablated = blocks.filter(({ block }) => !block.trusted);
   const occurrencesOf = (addedAt: number): number[] =>
     turns.flatMap((t, i) => (t.turn >= addedAt ? [i] : []));
-  let total = blocks.reduce((sum, b) => sum + occurrencesOf(b.addedAt).length, 0);
+  let total = ablated.reduce((sum, b) => sum + occurrencesOf(b.addedAt).length, 0);
   let done = 0;
   let replays = turns.length;
   const progress = (n: number): void => {
@@ -85,6 +91,8 @@ export async function ablate(trajectory: Trajectory, options: AblationOptions): 
   options.onProgress?.(0, total);
 
   const verdicts = await mapLimit(blocks, runner.concurrency, async ({ block, addedAt }) => {
+    const tokens = countTokens(block.text);
+    if (block.trusted) return { changedTurns: [], lost: undefined, tokens };
     const occurrences = occurrencesOf(addedAt);
     const changedTurns: number[] = [];
     let lost: readonly string[] | undefined;
@@ -103,12 +111,12 @@ export async function ablate(trajectory: Trajectory, options: AblationOptions): 
         }
       }
     }
-    return { changedTurns, lost, tokens: countTokens(block.text) };
+    return { changedTurns, lost, tokens };
   });
 
   // Joint check: every inert block out at once, then greedy rebuilding if that changes a decision.
   const inert = blocks.flatMap(({ block }, i) =>
-    verdicts[i]!.changedTurns.length === 0 ? [{ block, tokens: verdicts[i]!.tokens }] : [],
+    !block.trusted && verdicts[i]!.changedTurns.length === 0 ? [{ block, tokens: verdicts[i]!.tokens }] : [],
   );
   /**
    * Whether every turn whose context holds a block of `focus` replays unchanged with all of `removed`
@@ -150,6 +158,7 @@ export async function ablate(trajectory: Trajectory, options: AblationOptions): 
       addedAt,
       occurrences: occurrencesOf(addedAt).length,
       tokens: v.tokens,
+      trusted: block.trusted,
       changedDecision: v.changedTurns.length > 0,
       changedTurns: v.changedTurns,
       droppable: pruned.has(block),
@@ -159,7 +168,7 @@ export async function ablate(trajectory: Trajectory, options: AblationOptions): 
   const free = report.filter((v) => v.droppable);
   return {
     trajectory: trajectory.id,
-    runner: runner.id,
+    ...runnerEvidence(runner),
     turns: turns.length,
     blocks: report,
     freeTokens: free.reduce((sum, v) => sum + v.tokens, 0),

@@ -93,7 +93,14 @@ export { LiveRunner, type LiveRunnerOptions } from './live/live-runner.js';
 export { DEFAULT_OPENAI_MODEL, OpenAIRunner } from './live/openai-runner.js';
 export { UpstreamError } from './live/post-json.js';
 export { NEXT_STEP_PROMPT, renderTranscript, type Transcript } from './live/transcript.js';
-export { type Replayed, type ReplayTurn, type Runner, replayTurns } from './runner.js';
+export {
+  type Replayed,
+  type ReplayTurn,
+  type Runner,
+  type RunnerEvidence,
+  replayTurns,
+  runnerEvidence,
+} from './runner.js';
 export {
   RUNNER_NAMES,
   RUNNERS,

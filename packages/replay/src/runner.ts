@@ -35,6 +35,16 @@ export interface Runner {
   readonly id: string;
   /** How many decisions may be asked for at once (1 for a CPU-bound runner, more for an HTTP one). */
   readonly concurrency: number;
+  /**
+   * What an unchanged decision rests on, as verdicts quote it: "no copied token lost" for the structural
+   * runner, "the model decided the same" for a live one. Default: "decision unchanged".
+   */
+  readonly basis?: string;
+  /**
+   * Whether a model made the decisions. Only then is an unchanged decision called certified: a heuristic
+   * runner's verdict is a report of what it can see, not proof (default false).
+   */
+  readonly certifies?: boolean;
   /** The decision on `context` at `turn` (whose `reference` is the full context of that turn). */
   decide(context: readonly Block[], turn: ReplayTurn): Promise<Replayed>;
 }
@@ -72,4 +82,20 @@ export function replayTurns(trajectory: Trajectory): ReplayTurn[] {
     earlier.push(turn.decision);
   });
   return turns;
+}
+
+/** How a runner's verdicts are worded: who made them, on what basis, and whether they certify. */
+export interface RunnerEvidence {
+  readonly runner: string;
+  readonly basis: string;
+  readonly certified: boolean;
+}
+
+/** The evidence behind a runner's verdicts, with the defaults of {@link Runner} filled in. */
+export function runnerEvidence(runner: Runner): RunnerEvidence {
+  return {
+    runner: runner.id,
+    basis: runner.basis ?? 'decision unchanged',
+    certified: runner.certifies === true,
+  };
 }

@@ -41,6 +41,28 @@ describe('causal ablation', () => {
     expect(report.freeBlocks).toBe(1);
   });
 
+  it("never rates the operator's own text droppable, and says the structural verdict is not certified", async () => {
+    const t = trajectory('task', [
+      [
+        [
+          block('task', 'The checkout service is down: find out why.', {
+            role: 'user',
+            kind: 'chat',
+            trusted: true,
+          }),
+          block('obs', 'pod svc-3-pod crashed'),
+        ],
+        call('logs', { pod: 'svc-3-pod' }),
+      ],
+    ]);
+    const report = await ablate(t, { runner: new StructuralRunner() });
+    // No token of the task is copied into the decision: only its trust keeps it.
+    expect(report.blocks.find((b) => b.id === 'task')).toMatchObject({ trusted: true, droppable: false });
+    expect(report.freeBlocks).toBe(0);
+    expect(report.replays).toBe(2); // the reference and obs removed: the task is never ablated
+    expect(report).toMatchObject({ runner: 'structural', basis: 'no copied token lost', certified: false });
+  });
+
   it('counts blocks after the last decision as never having changed one', async () => {
     const t = trajectory('tail', [
       [[block('a', 'svc-1-pod')], call('logs', { pod: 'svc-1-pod' })],

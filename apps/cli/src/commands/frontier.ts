@@ -11,7 +11,9 @@ import {
   type FallbackPlan,
   frontier,
   pipelineTransform,
+  type RunnerEvidence,
   renderFrontierSvg,
+  runnerEvidence,
   sumFrontiers,
 } from '@distil/replay';
 import type { Command } from 'commander';
@@ -44,16 +46,19 @@ function parseTargets(text: string | undefined): number[] {
 
 /**
  * `distil frontier`: certified fallback per turn, then the equivalence dial swept over its settings —
- * savings against decision equivalence, as a table and an SVG plot.
+ * savings against decision equivalence, as a table, and as an SVG plot when `--svg FILE` asks for one
+ * (a report command leaves the current folder as it found it).
  */
 export function registerFrontier(program: Command): void {
   replayOptions(
     program
       .command('frontier')
-      .description('certified fallback and the equivalence dial: token savings against decision equivalence'),
+      .description(
+        'fallback per turn and the equivalence dial (an offline report, certified only by a live runner): token savings against decision equivalence',
+      ),
   )
     .option('--targets <list>', `dial settings, comma-separated (default ${DEFAULT_TARGETS.join(',')})`)
-    .option('--svg <file>', 'where to write the plot', 'distil-frontier.svg')
+    .option('--svg <file>', 'also write the plot as an SVG file')
     .action(async (_opts: unknown, cmd: Command) => {
       const flags = cmd.optsWithGlobals<FrontierFlags>();
       const targets = parseTargets(flags.targets);
@@ -77,7 +82,7 @@ export function registerFrontier(program: Command): void {
       reportLiveCalls(runner);
       const perTrajectory = plans.map((plan) => frontier(plan, targets));
       const total = sumFrontiers(perTrajectory);
-      const svgPath = resolve(flags.svg ?? 'distil-frontier.svg');
+      const svgPath = flags.svg === undefined ? undefined : resolve(flags.svg);
       const title =
         plans.length === 1
           ? `frontier: ${plans[0]!.trajectory}`
@@ -92,27 +97,33 @@ export function registerFrontier(program: Command): void {
           emphasis: true,
         },
       ];
-      writeFileSync(svgPath, renderFrontierSvg(series, `${title} (${runner.id} runner)`));
+      if (svgPath !== undefined)
+        writeFileSync(svgPath, renderFrontierSvg(series, `${title} (${runner.id} runner)`));
       saveForDashboard({ runner: runner.id, frontier: total });
       if (flags.json) {
         const trajectoriesJson = plans.map((plan, i) => ({ ...plan, frontier: perTrajectory[i] }));
         process.stdout.write(
-          `${JSON.stringify({ runner: runner.id, svg: svgPath, frontier: total, trajectories: trajectoriesJson }, null, 2)}\n`,
+          `${JSON.stringify({ runner: runner.id, certified: runnerEvidence(runner).certified, svg: svgPath ?? null, frontier: total, trajectories: trajectoriesJson }, null, 2)}\n`,
         );
         return;
       }
-      process.stdout.write(renderFrontier(plans, perTrajectory, total, runner.id));
-      process.stdout.write(`plot written to ${svgPath}\n`);
+      process.stdout.write(renderFrontier(plans, perTrajectory, total, runnerEvidence(runner)));
+      if (svgPath !== undefined) process.stdout.write(`plot written to ${svgPath}\n`);
     });
 }
 
-/** The frontier table, what certified fallback chose, and (for several trajectories) a line per trajectory. */
+/**
+ * The frontier table, what the fallback chose, and (for several trajectories) a line per trajectory. The
+ * fallback is called certified only when a live runner made its decisions; the structural runner's is
+ * named as the heuristic it is.
+ */
 export function renderFrontier(
   plans: readonly FallbackPlan[],
   perTrajectory: readonly (readonly DialPoint[])[],
   total: readonly DialPoint[],
-  runner: string,
+  evidence: RunnerEvidence,
 ): string {
+  const { runner } = evidence;
   const turns = plans.reduce((s, p) => s + p.turns.length, 0);
   const what = plans.length === 1 ? `'${plans[0]!.trajectory}'` : `${plans.length} trajectories`;
   let out = `equivalence frontier over ${what} (${runner} runner, ${turns} turns)\n\n`;
@@ -130,7 +141,10 @@ export function renderFrontier(
   );
   const levels = { digest: 0, lossless: 0, none: 0 };
   for (const plan of plans) for (const t of plan.turns) levels[t.certified]++;
-  out += `\ncertified fallback (target 1): digest kept on ${levels.digest} turn(s), lossless on ${levels.lossless}, uncompressed on ${levels.none}.\n`;
+  const fallback = evidence.certified
+    ? `certified fallback (target 1, ${runner})`
+    : `fallback (target 1, ${runner}: ${evidence.basis}; not certified)`;
+  out += `\n${fallback}: digest kept on ${levels.digest} turn(s), lossless on ${levels.lossless}, uncompressed on ${levels.none}.\n`;
   if (plans.length > 1) {
     const at = (points: readonly DialPoint[], target: number): DialPoint | undefined =>
       points.find((p) => p.target === target);
@@ -146,7 +160,7 @@ export function renderFrontier(
         deepest ? percent(deepest.equivalence) : '—',
       ];
     });
-    out += `\n${formatTable(['trajectory', 'turns', 'digest diverges', 'certified savings', 'lowest-target savings', 'its equivalence'], rows)}`;
+    out += `\n${formatTable(['trajectory', 'turns', 'digest diverges', evidence.certified ? 'certified savings' : 'target-1 savings', 'lowest-target savings', 'its equivalence'], rows)}`;
   }
   return `${out}\n`;
 }

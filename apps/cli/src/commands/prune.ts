@@ -1,4 +1,4 @@
-import { type AblationReport, ablate, type BlockVerdict } from '@distil/replay';
+import { type AblationReport, ablate, type BlockVerdict, type RunnerEvidence } from '@distil/replay';
 import type { Command } from 'commander';
 import {
   count,
@@ -18,14 +18,15 @@ interface PruneFlags extends ReplayFlags {
 
 /**
  * `distil prune`: causal ablation (spec: "Causal / counterfactual pruning") — remove each block, replay,
- * and print which blocks never changed a decision and how many tokens are provably free to drop.
+ * and print which blocks never changed a decision and how many tokens are free to drop. An offline
+ * report: every verdict names the runner that made it, and only a live runner's verdict is certified.
  */
 export function registerPrune(program: Command): void {
   replayOptions(
     program
       .command('prune')
       .description(
-        'causal ablation: which context blocks never changed a decision, and the tokens free to drop',
+        'causal ablation (an offline report): which context blocks never changed a decision, and the tokens free to drop',
       ),
   )
     .option('--exhaustive', 'replay every occurrence of a block, even after one changed a decision')
@@ -51,8 +52,13 @@ export function registerPrune(program: Command): void {
       }
       reportLiveCalls(runner);
       if (flags.json) {
+        const worded = reports.map((report) => ({
+          ...report,
+          blocks: report.blocks.map((block) => ({ ...block, verdict: verdictOf(block, report) })),
+        }));
+        const certified = reports.every((report) => report.certified);
         process.stdout.write(
-          `${JSON.stringify({ runner: runner.id, reports, totals: totals(reports) }, null, 2)}\n`,
+          `${JSON.stringify({ runner: runner.id, certified, reports: worded, totals: totals(reports) }, null, 2)}\n`,
         );
       } else if (reports.length > 1) {
         process.stdout.write(renderSummary(reports));
@@ -60,11 +66,29 @@ export function registerPrune(program: Command): void {
     });
 }
 
-/** The verdict column of the spec's table. */
-export function verdictOf(block: BlockVerdict): string {
-  if (block.changedDecision) return 'keep (changed a decision)';
-  if (block.droppable) return 'PRUNE (causally inert)';
-  return 'keep (inert alone, not beside the pruned blocks)';
+/**
+ * The verdict column of the spec's table, naming the runner that made it: "PRUNE (structural: no copied
+ * token lost)" is what the structural heuristic saw; "certified" is kept for a live runner's verdict.
+ */
+export function verdictOf(block: BlockVerdict, evidence: RunnerEvidence): string {
+  if (block.trusted) return 'keep (trusted: the task or instructions)';
+  const by = evidence.runner;
+  if (block.changedDecision) return `keep (${by}: changed a decision)`;
+  if (block.droppable)
+    return evidence.certified
+      ? `PRUNE (${by}, certified: ${evidence.basis})`
+      : `PRUNE (${by}: ${evidence.basis})`;
+  return `keep (${by}: inert alone, not beside the pruned blocks)`;
+}
+
+/** The closing line: certified tokens for a live runner, a heuristic's figure named as one otherwise. */
+function freeLine(report: AblationReport): string {
+  const what = `${count(report.freeTokens)} across ${report.freeBlocks} block(s)`;
+  if (report.certified) return `tokens certified free to drop by ${report.runner}: ${what}.`;
+  return (
+    `tokens free to drop under the ${report.runner} runner (${report.basis}; not certified — ` +
+    `--runner anthropic|openai asks a model): ${what}.`
+  );
 }
 
 const byId = (a: BlockVerdict, b: BlockVerdict): number =>
@@ -76,9 +100,9 @@ export function renderAblation(report: AblationReport): string {
   out += `(${report.runner} runner, ${report.turns} turns with a decision, ${count(report.replays)} replays)\n\n`;
   out += formatTable(
     ['block', 'occ', 'tokens', 'verdict'],
-    [...report.blocks].sort(byId).map((b) => [b.id, b.occurrences, count(b.tokens), verdictOf(b)]),
+    [...report.blocks].sort(byId).map((b) => [b.id, b.occurrences, count(b.tokens), verdictOf(b, report)]),
   );
-  out += `\ntokens provably free to drop: ${count(report.freeTokens)} across ${report.freeBlocks} block(s).\n\n`;
+  out += `\n${freeLine(report)}\n\n`;
   return out;
 }
 

@@ -48,21 +48,19 @@ export function costUsd(usage: BilledUsage, price: ModelPrice): number {
 }
 
 /**
- * The uncompressed estimate: the first call's billed usage with the removed tokens put back where they
- * would have been billed — tokens of blocks first sent now as cache writes when the request wrote the
- * cache (else fresh input), tokens of blocks sent before as cache reads when it read the cache (else
- * input) — less the distil tool definitions, with the output of the whole request (the model writes its
- * answer either way). Expand round trips are extra calls the client would not have made, so they count
- * only against Distil. Token counts are o200k estimates; the billed side is the provider's own figure.
+ * The uncompressed estimate: the first call's billed usage less the distil tool definitions and spliced
+ * distil exchanges, with the removed tokens put back where they would have been billed — tokens of
+ * blocks first sent now as cache writes when the request wrote the cache (else fresh input), tokens of
+ * blocks sent before as cache reads when it read the cache (else input) — and the output of the whole
+ * request (the model writes its answer either way). What Distil added comes out of the billed part only:
+ * a call billed less than that (a stream without usage bills nothing the proxy sees) must still count
+ * every removed token, or the estimate would claim more was removed than was there. Expand round trips
+ * are extra calls the client would not have made, so they count only against Distil. Token counts are
+ * o200k estimates; the billed side is the provider's own figure.
  */
 export function uncompressedUsage(account: RequestAccount): BilledUsage {
   const first = account.calls[0] ?? NO_USAGE;
   const output = account.calls.reduce((sum, call) => sum + call.output, 0);
-  let { input, cacheWrite, cacheRead } = first;
-  if (cacheWrite > 0) cacheWrite += account.savedFresh;
-  else input += account.savedFresh;
-  if (cacheRead > 0) cacheRead += account.savedRepeat;
-  else input += account.savedRepeat;
   // The added tool definitions sit at the very start of the prompt: in the cached part when there is one.
   let injected = account.injectedTokens;
   const take = (bucket: number): number => {
@@ -70,9 +68,13 @@ export function uncompressedUsage(account: RequestAccount): BilledUsage {
     injected -= taken;
     return bucket - taken;
   };
-  cacheRead = take(cacheRead);
-  cacheWrite = take(cacheWrite);
-  input = take(input);
+  let cacheRead = take(first.cacheRead);
+  let cacheWrite = take(first.cacheWrite);
+  let input = take(first.input);
+  if (first.cacheWrite > 0) cacheWrite += account.savedFresh;
+  else input += account.savedFresh;
+  if (first.cacheRead > 0) cacheRead += account.savedRepeat;
+  else input += account.savedRepeat;
   return { input, cacheWrite, cacheRead, output };
 }
 

@@ -1,6 +1,5 @@
 export { type AstComparison, compareSource } from './ast-delta.js';
 export { type BlockCompressor, pipelineCompressor } from './block-compressor.js';
-export { GistCache, type GistResult, type ToolSchema } from './gist.js';
 export { OUTLINERS, type Outliner, outlineSource } from './outliners.js';
 export { loadPythonParser, loadTypeScript, preloadParsers } from './parser-loaders.js';
 export { deltaOf, restoreSentBlock } from './references.js';

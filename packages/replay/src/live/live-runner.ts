@@ -56,6 +56,9 @@ export class ToolNames {
 export abstract class LiveRunner implements Runner {
   abstract readonly id: string;
   readonly concurrency: number;
+  readonly basis = 'the model decided the same';
+  /** The decisions are a model's own answers on the changed context: its verdicts certify. */
+  readonly certifies = true;
   /** HTTP calls made. */
   calls = 0;
   /** Decisions answered from the cache. */

@@ -28,6 +28,9 @@ import { VisibilityIndex } from './visibility.js';
 export class StructuralRunner implements Runner {
   readonly id = 'structural';
   readonly concurrency = 1;
+  readonly basis = 'no copied token lost';
+  /** Provenance of copied tokens is a heuristic, not a model's decision: its verdicts never certify. */
+  readonly certifies = false;
   private readonly index = new VisibilityIndex();
   private readonly atoms = new WeakMap<ReplayTurn, readonly string[]>();
 
