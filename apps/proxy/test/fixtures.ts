@@ -1,7 +1,8 @@
 import { SalienceKeepModel } from '@distil/codec';
 import { MemoryRestoreStore } from '@distil/core';
+import { afterAll, beforeAll } from 'vitest';
 import { type RunningProxy, type StartProxyOptions, startProxy } from '../src/index.js';
-import type { FakeUpstream } from './fake-upstream.js';
+import { FakeUpstream } from './fake-upstream.js';
 
 /** A build log of `lines` lines with one failure in the middle: long enough to be folded. */
 export function buildLog(lines: number, tag = 'build'): string {
@@ -37,4 +38,27 @@ export async function startTestProxy(
     ...options,
   });
   return Object.assign(proxy, { logs, store });
+}
+
+/** A started proxy of startTestProxy. */
+export type TestProxy = Awaited<ReturnType<typeof startTestProxy>>;
+
+/**
+ * A fake upstream and a proxy in front of it for the tests of one `describe` block: started before its
+ * tests and closed after them. Read `env.upstream` and `env.proxy` inside the tests.
+ */
+export function useTestProxy(options: Partial<StartProxyOptions> = {}): {
+  readonly upstream: FakeUpstream;
+  readonly proxy: TestProxy;
+} {
+  const env = {} as { upstream: FakeUpstream; proxy: TestProxy };
+  beforeAll(async () => {
+    env.upstream = await new FakeUpstream().start();
+    env.proxy = await startTestProxy(env.upstream, options);
+  });
+  afterAll(async () => {
+    await env.proxy?.close();
+    await env.upstream?.close();
+  });
+  return env;
 }

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeUpstream, type ReceivedRequest, type Reply } from './fake-upstream.js';
-import { buildLog, firstHandle, startTestProxy } from './fixtures.js';
+import { describe, expect, it } from 'vitest';
+import type { ReceivedRequest, Reply } from './fake-upstream.js';
+import { buildLog, firstHandle, useTestProxy } from './fixtures.js';
 
 // A handle resolves through distil_expand only for the caller the proxy issued it to: a stub copied into
 // another caller's tool result (a page it read, a file it opened) must not pull the first caller's fold.
@@ -43,19 +43,10 @@ function expandThenAnswer(
 }
 
 describe('handles are scoped to the caller they were issued to', () => {
-  let upstream: FakeUpstream;
-  let proxy: Awaited<ReturnType<typeof startTestProxy>>;
-  beforeAll(async () => {
-    upstream = await new FakeUpstream().start();
-    proxy = await startTestProxy(upstream);
-  });
-  afterAll(async () => {
-    await proxy.close();
-    await upstream.close();
-  });
+  const env = useTestProxy();
 
   const send = async (key: string, output: string): Promise<string> => {
-    const response = await fetch(`${proxy.url}/v1/messages`, {
+    const response = await fetch(`${env.proxy.url}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' },
       body: JSON.stringify(body(output)),
@@ -68,7 +59,7 @@ describe('handles are scoped to the caller they were issued to', () => {
     let issued = '';
     // First the owner's own request: its log is folded, and its own expand returns the folded lines.
     const [ask, answer] = expandThenAnswer(() => issued);
-    upstream.script((request) => {
+    env.upstream.script((request) => {
       issued = firstHandle(request.body);
       return ask(request);
     }, answer);
@@ -77,7 +68,7 @@ describe('handles are scoped to the caller they were issued to', () => {
     expect(owner).toContain('secret-build step');
 
     // Then another key, whose tool result carries the first caller's stub verbatim.
-    upstream.script(...expandThenAnswer(() => issued));
+    env.upstream.script(...expandThenAnswer(() => issued));
     const intruder = await send('sk-tenant-b', `see << +40 lines, handle=${issued} >>`);
     expect(intruder).not.toContain('secret-build step');
     expect(intruder).toMatch(/unknown|no such|not found/i);
