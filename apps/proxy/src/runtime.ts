@@ -1,5 +1,5 @@
 import type { KeepModel, PricingConfig, ProxyConfig, RestoreStore } from '@distil/contract';
-import type { Agent } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { BypassReason } from './fail-open/part-failure.js';
 import type { LiteralCache } from './json/literal-cache.js';
 import type { ExchangeObserver } from './operate/exchange-observer.js';
@@ -12,7 +12,7 @@ export interface ProxyRuntime {
   readonly pricing: PricingConfig;
   readonly store: RestoreStore;
   readonly keepModel: KeepModel;
-  readonly agent: Agent;
+  readonly agent: Dispatcher;
   readonly sessions: SessionTable;
   readonly ledger: SavingsLedger;
   readonly excludedTools: ReadonlySet<string>;

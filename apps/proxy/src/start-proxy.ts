@@ -105,7 +105,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const keepModelFallback =
     !options.keepModel && config.keepModel.type !== 'salience' && loaded.id === 'salience';
   const keepModel = guardKeepModel(loaded);
-  const agent = createUpstreamAgent(proxy.idleTimeoutMs);
+  const agent = createUpstreamAgent(proxy.idleTimeoutMs, proxy.upstreamConnections);
   const ledger = new SavingsLedger(config.pricing);
   const operations = new ProxyOperations({
     home: options.home ?? distilHome(),

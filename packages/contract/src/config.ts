@@ -144,6 +144,12 @@ export const ProxyConfig = z
      * chunks; a model that streams keeps it from firing.
      */
     idleTimeoutMs: z.number().int().min(100).max(3_600_000).default(120_000),
+    /**
+     * Connections the proxy opens to one upstream origin at most (default 1024). A streamed reply holds
+     * its connection for minutes; a pool smaller than a team's concurrent streams makes every other
+     * request, a pass-through `GET /v1/models` included, wait behind them.
+     */
+    upstreamConnections: z.number().int().min(1).max(65_536).default(1024),
   })
   .strict();
 export type ProxyConfig = z.infer<typeof ProxyConfig>;

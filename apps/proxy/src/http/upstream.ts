@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { Agent, type Dispatcher, request } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
 
 /** An upstream reply with its body still streaming, and how long the upstream took to answer. */
 export interface UpstreamResponse {
@@ -27,15 +27,24 @@ export interface UpstreamRequest {
  * the headers and every silence between body chunks: a model may think for minutes before its first
  * byte, but an upstream that stalls longer is ended — the client gets the provider's error and the
  * socket goes back (undici destroys it) instead of holding a connection for as long as the stall lasts.
+ * `connections` (`proxy.upstreamConnections`) is per origin and sized for a team's streams, which hold
+ * their connection for as long as the model writes.
  */
-export function createUpstreamAgent(idleTimeoutMs: number): Agent {
-  return new Agent({
+export function createUpstreamAgent(idleTimeoutMs: number, connections = 1024): Dispatcher {
+  const options = {
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
     headersTimeout: idleTimeoutMs,
     bodyTimeout: idleTimeoutMs,
-    connections: 64,
-  });
+    connections,
+  };
+  // Corporate egress: HTTP_PROXY / HTTPS_PROXY / NO_PROXY, read as curl reads them (undici's agent).
+  return usesProxyEnv(process.env) ? new EnvHttpProxyAgent(options) : new Agent(options);
+}
+
+/** Whether the environment names an egress proxy (lower- or upper-case, as curl reads them). */
+export function usesProxyEnv(env: NodeJS.ProcessEnv): boolean {
+  return ['http_proxy', 'https_proxy', 'HTTP_PROXY', 'HTTPS_PROXY'].some((name) => (env[name] ?? '') !== '');
 }
 
 /** Sends one request upstream; resolves when the response headers arrive (the body still streams). */
