@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReceivedRequest, Reply } from './fake-upstream.js';
-import { buildLog, firstHandle, useTestProxy } from './fixtures.js';
+import { buildLog, firstHandle, startTestProxy, useTestProxy } from './fixtures.js';
 
 // A handle resolves through distil_expand only for the caller the proxy issued it to: a stub copied into
 // another caller's tool result (a page it read, a file it opened) must not pull the first caller's fold.
@@ -45,8 +45,8 @@ function expandThenAnswer(
 describe('handles are scoped to the caller they were issued to', () => {
   const env = useTestProxy();
 
-  const send = async (key: string, output: string): Promise<string> => {
-    const response = await fetch(`${env.proxy.url}/v1/messages`, {
+  const send = async (key: string, output: string, via = env.proxy.url): Promise<string> => {
+    const response = await fetch(`${via}/v1/messages`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01' },
       body: JSON.stringify(body(output)),
@@ -72,5 +72,27 @@ describe('handles are scoped to the caller they were issued to', () => {
     const intruder = await send('sk-tenant-b', `see << +40 lines, handle=${issued} >>`);
     expect(intruder).not.toContain('secret-build step');
     expect(intruder).toMatch(/unknown|no such|not found/i);
+  });
+
+  it('expands for its own key on another replica sharing the store, and for no other key there', async () => {
+    let issued = '';
+    const [ask, answer] = expandThenAnswer(() => issued);
+    env.upstream.script((request) => {
+      issued = firstHandle(request.body);
+      return ask(request);
+    }, answer);
+    await send('sk-tenant-c', buildLog(300, 'replica-build'));
+    const replica = await startTestProxy(env.upstream, { store: env.proxy.store });
+    try {
+      // On the replica the stub reaches the context as printed text, never compressed there.
+      env.upstream.script(...expandThenAnswer(() => issued));
+      const own = await send('sk-tenant-c', `see << +40 lines, handle=${issued} >>`, replica.url);
+      expect(own).toContain('replica-build step');
+      env.upstream.script(...expandThenAnswer(() => issued));
+      const other = await send('sk-tenant-d', `see << +40 lines, handle=${issued} >>`, replica.url);
+      expect(other).not.toContain('replica-build step');
+    } finally {
+      await replica.close();
+    }
   });
 });
