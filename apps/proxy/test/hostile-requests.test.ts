@@ -53,14 +53,14 @@ describe('an absolute-form request target', () => {
   });
 });
 
-describe('deep but valid JSON beside a compressible tool result', () => {
+describe('deep but valid JSON (100,000 levels) beside a compressible tool result', () => {
   for (const stream of [false, true]) {
     it(`is forwarded byte for byte (${stream ? 'streamed' : 'plain'})`, async () => {
       const log = JSON.stringify(buildLog(300, 'deep'));
       const body =
         `{"model":"claude-sonnet-4-6","max_tokens":50,"stream":${stream},"messages":[` +
         '{"role":"user","content":"go"},' +
-        `{"role":"assistant","content":[{"type":"tool_use","id":"toolu_d","name":"bash","input":${deepJson(5000)}}]},` +
+        `{"role":"assistant","content":[{"type":"tool_use","id":"toolu_d","name":"bash","input":${deepJson(100_000)}}]},` +
         `{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_d","content":${log}}]}]}`;
       upstream.script({ kind: 'anthropic', content: [{ type: 'text', text: 'ok' }] });
       const response = await fetch(`${proxy.url}/v1/messages`, {
