@@ -55,41 +55,45 @@ describe('handles are scoped to the caller they were issued to', () => {
     return reply.content.map((p) => p.text ?? '').join('');
   };
 
-  it('expands for the caller it was issued to, and not for another caller who prints its stub', async () => {
-    let issued = '';
-    // First the owner's own request: its log is folded, and its own expand returns the folded lines.
-    const [ask, answer] = expandThenAnswer(() => issued);
+  /**
+   * The owner's own request: its log is folded, the model expands the stub it sees, and the reply carries
+   * what the expand gave back. Resolves to the handle and that reply.
+   */
+  const issueTo = async (key: string, log: string): Promise<{ handle: string; reply: string }> => {
+    let handle = '';
+    const [ask, answer] = expandThenAnswer(() => handle);
     env.upstream.script((request) => {
-      issued = firstHandle(request.body);
+      handle = firstHandle(request.body);
       return ask(request);
     }, answer);
-    const owner = await send('sk-tenant-a', LOG);
+    const reply = await send(key, log);
+    return { handle, reply };
+  };
+  /** A request whose tool result prints `handle`'s stub, and whose model asks to expand it. */
+  const printStub = (key: string, handle: string, via?: string): Promise<string> => {
+    env.upstream.script(...expandThenAnswer(() => handle));
+    return send(key, `see << +40 lines, handle=${handle} >>`, via);
+  };
+
+  it('expands for the caller it was issued to, and not for another caller who prints its stub', async () => {
+    const { handle: issued, reply: owner } = await issueTo('sk-tenant-a', LOG);
     expect(issued).toMatch(/^dh_/);
     expect(owner).toContain('secret-build step');
 
     // Then another key, whose tool result carries the first caller's stub verbatim.
-    env.upstream.script(...expandThenAnswer(() => issued));
-    const intruder = await send('sk-tenant-b', `see << +40 lines, handle=${issued} >>`);
+    const intruder = await printStub('sk-tenant-b', issued);
     expect(intruder).not.toContain('secret-build step');
     expect(intruder).toMatch(/unknown|no such|not found/i);
   });
 
   it('expands for its own key on another replica sharing the store, and for no other key there', async () => {
-    let issued = '';
-    const [ask, answer] = expandThenAnswer(() => issued);
-    env.upstream.script((request) => {
-      issued = firstHandle(request.body);
-      return ask(request);
-    }, answer);
-    await send('sk-tenant-c', buildLog(300, 'replica-build'));
+    const { handle: issued } = await issueTo('sk-tenant-c', buildLog(300, 'replica-build'));
     const replica = await startTestProxy(env.upstream, { store: env.proxy.store });
     try {
       // On the replica the stub reaches the context as printed text, never compressed there.
-      env.upstream.script(...expandThenAnswer(() => issued));
-      const own = await send('sk-tenant-c', `see << +40 lines, handle=${issued} >>`, replica.url);
+      const own = await printStub('sk-tenant-c', issued, replica.url);
       expect(own).toContain('replica-build step');
-      env.upstream.script(...expandThenAnswer(() => issued));
-      const other = await send('sk-tenant-d', `see << +40 lines, handle=${issued} >>`, replica.url);
+      const other = await printStub('sk-tenant-d', issued, replica.url);
       expect(other).not.toContain('replica-build step');
     } finally {
       await replica.close();
