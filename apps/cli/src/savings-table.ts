@@ -23,6 +23,7 @@ export function renderSavings(figures: readonly SessionSavings[], skipped: reado
       'distil',
       'saved',
       'ceiling',
+      'needed only',
       'recorded bill',
       'needed lines hidden',
       'held back by',
@@ -35,6 +36,7 @@ export function renderSavings(figures: readonly SessionSavings[], skipped: reado
       usd(f.distil),
       share(f.cacheOnly - f.distil, f.cacheOnly),
       share(f.cacheOnly - f.ceiling, f.cacheOnly),
+      share(f.cacheOnly - f.neededOnly, f.cacheOnly),
       f.recorded === null ? '—' : usd(f.recorded),
       share(f.fidelity.hiddenLines, f.fidelity.neededLines),
       heldBackBy(f),
@@ -50,6 +52,7 @@ export function renderSavings(figures: readonly SessionSavings[], skipped: reado
       'distil',
       'saved',
       'ceiling',
+      'needed only',
       'needed lines hidden (after expands)',
     ],
     totals.map((t) => [
@@ -60,6 +63,7 @@ export function renderSavings(figures: readonly SessionSavings[], skipped: reado
       usd(t.distil),
       percent(t.saved),
       percent(t.ceilingSaved),
+      percent(t.neededOnlySaved),
       `${share(t.hiddenLines, t.neededLines)} (${share(t.hiddenAfterExpands, t.neededLines)})`,
     ]),
   )}`;
@@ -80,7 +84,8 @@ function explain(t: SavingsTotals, figures: readonly SessionSavings[]): string {
     'Each request the agent made, rebuilt with its client profile (system prompt and tools captured from',
     'the real CLI when the log has none), sent direct and through the proxy to a local upstream that bills',
     "like the provider's prompt cache at list prices. cache only: direct, as today. distil: every call",
-    'through the proxy. ceiling: direct with every tool-result token removed.',
+    'through the proxy. ceiling: direct with every tool-result token removed. needed only: direct with',
+    'each tool result cut to its needed lines, the most a compressor that hides none of them could save.',
     `Counted in distil: ${t.expandCalls} expand round trips (${usd(t.expandUsd)}), Distil's tool definitions ` +
       `(${toolTokens} tokens a request), cache writes ${t.extraCacheWriteUsd >= 0 ? '+' : ''}${usd(t.extraCacheWriteUsd)} against direct.`,
     'The replayed agent expands the folds holding what its recorded next step refers to (a model of a',

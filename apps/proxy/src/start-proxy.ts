@@ -116,6 +116,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
           ? options.shadow
           : null,
     agent,
+    upstreamConnections: proxy.upstreamConnections,
     maxReplyBytes: proxy.maxBodyBytes,
     log,
     totals: () => ledger.totals(),

@@ -3,8 +3,9 @@ import type { RunningProxy } from '../src/index.js';
 import { FakeUpstream, type ReceivedRequest, type Reply } from './fake-upstream.js';
 import { buildLog, firstHandle, startTestProxy } from './fixtures.js';
 
-// A continuation of the expand loop that the upstream refuses (overloaded, rate limited) reaches a
-// streaming client — whose 200 already went out — as the provider's own error type, not an api_error.
+// A continuation of the expand loop that the upstream refuses (overloaded, rate limited), or that breaks
+// off with an error event, reaches a streaming client — whose 200 already went out — as the provider's own
+// error type, not an api_error.
 
 const LOG = buildLog(300, 'ci');
 
@@ -81,6 +82,22 @@ describe('a refused continuation in a streamed expand loop', () => {
     const event = errorEvent(await streamAnthropic());
     expect(event.error.type).toBe('rate_limit_error');
     expect(event.error.message).toContain('retry-after: 30');
+  });
+
+  it('keeps the type of an error event in the middle of a continuation that had begun streaming', async () => {
+    upstream.script(expandCall, {
+      kind: 'anthropic',
+      content: [{ type: 'text', text: 'The failing test is test_widget_150' }],
+      errorAfterEvents: 3,
+    });
+    const stream = await streamAnthropic();
+    const event = errorEvent(stream);
+    expect(upstream.received).toHaveLength(2);
+    expect(event.error.type).toBe('overloaded_error');
+    expect(event.error.message).toBe('Overloaded');
+    // one error event, and no clean end the client would take for a success
+    expect(stream.match(/event: error/g)).toHaveLength(1);
+    expect(stream).not.toContain('message_stop');
   });
 
   it('names a 529 overloaded even when its body says nothing', async () => {

@@ -44,6 +44,18 @@ describe('a recorded session replayed through the proxy', () => {
     expect(figures.fidelity.hiddenAfterExpands).toBe(0);
   }, 30_000);
 
+  it('bounds a faithful compressor between the ceiling and direct: each result cut to its needed lines', async () => {
+    const r = await replayed();
+    const cut = r.neededOnly.calls.find((c) => c.exchange === 2)!.body.toString('utf8');
+    // The failing test is what the answer names; the passing lines around it are not.
+    expect(cut).toContain(JSON.stringify(FAILURE_LINE).slice(1, -1));
+    expect(cut).not.toContain('suite_3/case_343');
+    expect(r.ceiling.bill.usd).toBeLessThan(r.neededOnly.bill.usd);
+    expect(r.neededOnly.bill.usd).toBeLessThan(r.direct.bill.usd);
+    const figures = sessionSavings(r);
+    expect(figures.neededOnly).toBe(r.neededOnly.bill.usd);
+  }, 30_000);
+
   it('prices a configured shadow sample rate at its expected cost, inside the distil figure', async () => {
     const r = await replayed();
     const off = sessionSavings(r);

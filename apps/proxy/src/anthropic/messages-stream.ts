@@ -10,6 +10,7 @@ import {
   upstreamError,
 } from '../expand/stream-channel.js';
 import type { ClientStream } from '../http/client-stream.js';
+import type { UpstreamErrorKind } from '../http/provider-errors.js';
 import { namedEvent, type SseEvent } from '../http/sse.js';
 import { anthropicUsage, type BilledUsage } from '../savings/billed-usage.js';
 import { isDistilCall } from './distil-round.js';
@@ -114,7 +115,7 @@ class MessagesSplicer implements StreamSplicer<AnthropicPart[]> {
       case 'message_stop':
         return 'complete';
       case 'error':
-        return upstreamError(((data.error ?? {}) as { message?: unknown }).message);
+        return upstreamError(data.error);
       default:
         // ping and event types newer than this relay: passed through as they are.
         await this.client.write(event.raw);
@@ -122,10 +123,10 @@ class MessagesSplicer implements StreamSplicer<AnthropicPart[]> {
     }
   }
 
-  end(failure: string | null): SplicedRound<AnthropicPart[]> {
+  end(failure: string | null, kind?: UpstreamErrorKind): SplicedRound<AnthropicPart[]> {
     const billed = anthropicUsage(this.#usage);
     this.#calls.push(billed);
-    if (failure !== null) return brokenRound(failure, billed, this.#model);
+    if (failure !== null) return brokenRound(failure, billed, this.#model, kind);
     return { kind: 'reply', reply: this.#content.content(), usage: billed, model: this.#model, final: false };
   }
 

@@ -19,8 +19,9 @@ export function brokenRound(
   reason: string,
   usage: BilledUsage | null = null,
   model: string | undefined = undefined,
+  errorKind: UpstreamErrorKind | undefined = undefined,
 ): SplicedRound<never> {
-  return { kind: 'failed', reason, usage, model };
+  return { kind: 'failed', reason, usage, model, ...(errorKind ? { errorKind } : {}) };
 }
 
 /** An event's data parsed as JSON; undefined when it is not JSON (it is then relayed as it came). */
@@ -32,13 +33,22 @@ export function eventJson(data: string): unknown {
   }
 }
 
-/** The step for an upstream error event: its message, when it gave one. */
-export function upstreamError(message: unknown): RelayStep {
-  return { error: typeof message === 'string' ? message : 'upstream stream error' };
+/**
+ * The step for an upstream error event (`error` is the event's error object): its message, and the type
+ * and code it gave, so the client's error names the provider's own (`overloaded_error`…) and a client
+ * retries as it would without the proxy.
+ */
+export function upstreamError(error: unknown): RelayStep {
+  const e = (typeof error === 'object' && error !== null ? error : {}) as Record<string, unknown>;
+  const kind: UpstreamErrorKind = {
+    ...(typeof e['type'] === 'string' && e['type'] !== 'error' ? { type: e['type'] } : {}),
+    ...(typeof e['code'] === 'string' ? { code: e['code'] } : {}),
+  };
+  return { error: typeof e['message'] === 'string' ? e['message'] : 'upstream stream error', kind };
 }
 
 /** What relaying one event tells the round: go on, its stream is complete, or the upstream sent an error. */
-export type RelayStep = 'next' | 'complete' | { readonly error: string };
+export type RelayStep = 'next' | 'complete' | { readonly error: string; readonly kind?: UpstreamErrorKind };
 
 /**
  * One API's stream relay: it relays an upstream stream's events to the client as they come, holding
@@ -52,8 +62,8 @@ export interface StreamSplicer<Reply> {
   begin(round: number): void;
   /** Relays one event to the client, or holds it. */
   relay(event: SseEvent): Promise<RelayStep>;
-  /** What the round delivered, once its stream completed (`failure` null) or broke. */
-  end(failure: string | null): SplicedRound<Reply>;
+  /** What the round delivered, once its stream completed (`failure` null) or broke (`kind`: as the upstream named it). */
+  end(failure: string | null, kind?: UpstreamErrorKind): SplicedRound<Reply>;
   finish(ending: TurnEnding): Promise<void>;
 }
 
@@ -116,7 +126,8 @@ export class StreamChannel<Reply> implements ReplyChannel<Reply> {
       return splicer.end(`upstream stream broke: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (step === 'complete') return splicer.end(null);
-    return splicer.end(step === 'next' ? `upstream stream ended before ${splicer.completion}` : step.error);
+    if (step === 'next') return splicer.end(`upstream stream ended before ${splicer.completion}`);
+    return splicer.end(step.error, step.kind);
   }
 
   finish(ending: TurnEnding): Promise<void> {

@@ -11,6 +11,7 @@ import {
   upstreamError,
 } from '../expand/stream-channel.js';
 import type { ClientStream } from '../http/client-stream.js';
+import type { UpstreamErrorKind } from '../http/provider-errors.js';
 import { dataEvent, type SseEvent } from '../http/sse.js';
 import { openaiChatUsage } from '../savings/billed-usage.js';
 import type { ChatMessage, ChatRequest, ChatToolCall } from './chat-body.js';
@@ -85,12 +86,12 @@ class ChatSplicer implements StreamSplicer<ChatMessage> {
     this.#usage = null;
   }
 
-  end(failure: string | null): SplicedRound<ChatMessage> {
+  end(failure: string | null, kind?: UpstreamErrorKind): SplicedRound<ChatMessage> {
     const state = this.#state;
     if (state.billed) this.#usages.push(state.billed);
     const usage = state.billed ? openaiChatUsage(state.billed) : null;
     const model = typeof this.#identity?.model === 'string' ? this.#identity.model : undefined;
-    if (failure !== null) return brokenRound(failure, usage, model);
+    if (failure !== null) return brokenRound(failure, usage, model, kind);
     const message = state.message;
     message.tool_calls = message.tool_calls.filter((call) => call !== undefined);
     return { kind: 'reply', reply: upstreamMessage(message), usage, model, final: false };
@@ -105,7 +106,7 @@ class ChatSplicer implements StreamSplicer<ChatMessage> {
       await this.client.write(event.raw);
       return 'next';
     }
-    if (chunk.error) return upstreamError((chunk.error as { message?: unknown }).message);
+    if (chunk.error) return upstreamError(chunk.error);
     const state = this.#state;
     const { round } = state;
     if (round === 0 && this.#identity === null) {

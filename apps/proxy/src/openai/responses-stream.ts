@@ -10,6 +10,7 @@ import {
   upstreamError,
 } from '../expand/stream-channel.js';
 import type { ClientStream } from '../http/client-stream.js';
+import type { UpstreamErrorKind } from '../http/provider-errors.js';
 import { namedEvent, type SseEvent } from '../http/sse.js';
 import { openaiResponsesUsage } from '../savings/billed-usage.js';
 import type { ResponseBody, ResponseItem, ResponsesRequest } from './responses-body.js';
@@ -86,7 +87,8 @@ class ResponsesSplicer implements StreamSplicer<ResponseBody> {
     }
     const type = event.type ?? raw.event ?? '';
     if (type === 'error') {
-      return upstreamError(event.message ?? (event.error as { message?: unknown } | undefined)?.message);
+      // `event: error` carries code and message at its top; some servers nest them in `error`
+      return upstreamError(typeof event.error === 'object' && event.error !== null ? event.error : event);
     }
     if (TERMINAL.has(type)) {
       const response = event.response as ResponseBody | undefined;
@@ -116,8 +118,8 @@ class ResponsesSplicer implements StreamSplicer<ResponseBody> {
   }
 
   /** The round's reply from its terminal event; a response that did not complete is not continued. */
-  end(failure: string | null): SplicedRound<ResponseBody> {
-    if (failure !== null) return brokenRound(failure);
+  end(failure: string | null, kind?: UpstreamErrorKind): SplicedRound<ResponseBody> {
+    if (failure !== null) return brokenRound(failure, null, undefined, kind);
     const { type, response } = this.#ending!;
     this.#usages.push(response.usage ?? {});
     const usage = openaiResponsesUsage(response.usage);

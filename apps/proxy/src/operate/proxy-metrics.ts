@@ -1,6 +1,8 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Dispatcher } from 'undici';
 import type { BypassReason } from '../fail-open/part-failure.js';
 import type { RequestSavings } from '../savings/savings-ledger.js';
+import { registerUpstreamGauges, upstreamPools } from './upstream-gauges.js';
 
 /** Overhead histogram buckets in seconds: the goal is ≤ 1 ms p50 (DESIGN.md), so resolve well below it. */
 const OVERHEAD_BUCKETS = [0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
@@ -31,8 +33,11 @@ export class ProxyMetrics {
   readonly #overhead: Histogram<'route'>;
   readonly #bypass: Counter<'reason'>;
 
-  constructor() {
+  /** `upstream`: the proxy's upstream pool and its per-origin limit, for the concurrency gauges. */
+  constructor(upstream?: { readonly agent: Dispatcher; readonly connections: number }) {
     const registers = [this.registry];
+    if (upstream)
+      registerUpstreamGauges(this.registry, () => upstreamPools(upstream.agent), upstream.connections);
     const counter = <L extends string>(name: string, help: string, labelNames: L[]): Counter<L> =>
       new Counter({ name, help, labelNames, registers });
     this.#requests = counter(

@@ -20,6 +20,8 @@ export interface OperationsOptions {
   /** Shadow mode, or null for none. */
   readonly shadow: ShadowOptions | null;
   readonly agent: Dispatcher;
+  /** The agent's connections per origin (`proxy.upstreamConnections`), reported beside its use. */
+  readonly upstreamConnections: number;
   readonly maxReplyBytes: number;
   readonly log: (line: string) => void;
   readonly totals: () => SavingsTotals;
@@ -41,7 +43,7 @@ function send(res: ServerResponse, contentType: string, body: string): void {
  * the exchange observer, and the store the expand loop reads — so the request path itself is unchanged.
  */
 export class ProxyOperations {
-  readonly metrics = new ProxyMetrics();
+  readonly metrics: ProxyMetrics;
   readonly timeline = new SavingsTimeline();
   readonly shadow: ShadowSampler | null;
   readonly #ledger: ShadowLedger | null;
@@ -49,6 +51,7 @@ export class ProxyOperations {
 
   constructor(options: OperationsOptions) {
     this.#options = options;
+    this.metrics = new ProxyMetrics({ agent: options.agent, connections: options.upstreamConnections });
     const rate = options.shadow?.sampleRate ?? 0;
     this.#ledger = options.shadow && rate > 0 ? new ShadowLedger(options.home, rate) : null;
     this.shadow =

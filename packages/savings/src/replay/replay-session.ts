@@ -10,6 +10,7 @@ import type { RecordedSession } from '../sessions/recorded-session.js';
 import { startBillingUpstream, type UpstreamCall } from '../upstream/billing-upstream.js';
 import { EXCHANGE_HEADER } from '../upstream/http-body.js';
 import type { ScriptedModel } from '../wire/scripted-reply.js';
+import { neededLinesOnly } from './needed-lines.js';
 import { replayModel } from './replay-model.js';
 import { requestBody, type ToolResults } from './request-bodies.js';
 
@@ -27,6 +28,11 @@ export interface SessionReplay {
   readonly direct: RouteReplay;
   /** The same requests with every tool result emptied: the most any tool-output compressor could save. */
   readonly ceiling: RouteReplay;
+  /**
+   * The same requests with each tool result cut to its needed lines: the most a compressor that hides no
+   * line a later turn refers to could save (an oracle: which lines those are is known only afterwards).
+   */
+  readonly neededOnly: RouteReplay;
   /** The agent's requests through the proxy. */
   readonly distil: RouteReplay;
   /** Each request's log lines from the proxy (content-free). */
@@ -50,7 +56,7 @@ export interface ReplayOptions {
 /**
  * Replays one recorded session: each request the agent made, rebuilt as its client builds it, sent
  * straight to a local upstream that bills like the provider (direct), the same with tool results emptied
- * (ceiling), and through an in-process proxy started as `distil proxy` starts — the same rewrite, session
+ * (ceiling) and cut to their needed lines (needed only), and through an in-process proxy started as `distil proxy` starts — the same rewrite, session
  * layer and expand loop — to a fresh upstream of its own (distil). Every route starts with a cold cache.
  */
 export async function replaySession(
@@ -61,6 +67,7 @@ export async function replaySession(
   const recordedReply = replayModel(session, new MemoryRestoreStore());
   const direct = await replayRoute(session, options, 'recorded', recordedReply, priceOf);
   const ceiling = await replayRoute(session, options, 'removed', recordedReply, priceOf);
+  const neededOnly = await replayRoute(session, options, neededLinesOnly(session), recordedReply, priceOf);
   const store = new MemoryRestoreStore();
   const home = mkdtempSync(join(tmpdir(), 'distil-savings-'));
   const proxyLog: string[] = [];
@@ -88,6 +95,7 @@ export async function replaySession(
     session,
     direct,
     ceiling,
+    neededOnly,
     distil: { calls: upstream.calls, bill: billOf(upstream.calls) },
     proxyLog,
   };

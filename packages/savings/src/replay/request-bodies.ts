@@ -1,8 +1,11 @@
 import type { ClientProfile } from '../profiles/client-profile.js';
 import type { RecordedSession } from '../sessions/recorded-session.js';
 
-/** What a replayed request carries in its tool results: what the agent saw, or nothing (the ceiling). */
-export type ToolResults = 'recorded' | 'removed';
+/**
+ * What a replayed request carries in its tool results: what the agent saw, nothing (the ceiling), or a
+ * text of its own for each result, by the call id it answers (the needed-lines bound).
+ */
+export type ToolResults = 'recorded' | 'removed' | ReadonlyMap<string, string>;
 
 type Json = Record<string, unknown>;
 
@@ -22,7 +25,12 @@ export function requestBody(
   const call = session.calls[k];
   if (!call) throw new RangeError(`${session.id} has no call ${k}`);
   const conversation = session.entries.slice(0, call.end);
-  const entries = toolResults === 'removed' ? conversation.map(withoutToolResults) : conversation;
+  const entries =
+    toolResults === 'recorded'
+      ? conversation
+      : conversation.map((e) =>
+          withToolResults(e, toolResults === 'removed' ? () => '' : (id) => toolResults.get(id)),
+        );
   const chosenModel = model ?? call.model;
   if (session.api === 'messages') {
     if (profile.api !== 'messages') throw new TypeError(`a Messages session needs a Messages client profile`);
@@ -102,16 +110,20 @@ function withMessageBreakpoint(messages: readonly Json[]): Json[] {
   return out;
 }
 
-/** An entry with every tool result emptied: the request a perfect compressor could at best send. */
-function withoutToolResults(entry: Json): Json {
-  if (entry['type'] === 'function_call_output' || entry['type'] === 'custom_tool_call_output')
-    return { ...entry, output: '' };
+/** An entry whose tool results say `text(id)` instead (unchanged where it gives none). */
+function withToolResults(entry: Json, text: (id: string) => string | undefined): Json {
+  if (entry['type'] === 'function_call_output' || entry['type'] === 'custom_tool_call_output') {
+    const output = text(String(entry['call_id']));
+    return output === undefined ? entry : { ...entry, output };
+  }
   const content = entry['content'];
   if (!Array.isArray(content)) return entry;
   return {
     ...entry,
-    content: (content as Json[]).map((part) =>
-      part['type'] === 'tool_result' ? { ...part, content: '' } : part,
-    ),
+    content: (content as Json[]).map((part) => {
+      if (part['type'] !== 'tool_result') return part;
+      const replaced = text(String(part['tool_use_id']));
+      return replaced === undefined ? part : { ...part, content: replaced };
+    }),
   };
 }

@@ -1,6 +1,6 @@
-import { referenceTokens, sharesToken } from '../replay/reference-tokens.js';
+import { firstSeenAt, laterTokens, normalisedLine as normalised } from '../replay/needed-lines.js';
+import { sharesToken } from '../replay/reference-tokens.js';
 import type { SessionReplay } from '../replay/replay-session.js';
-import { writtenText } from '../replay/request-bodies.js';
 import { entriesOfBody, toolResultsOf } from '../replay/tool-results.js';
 import type { UpstreamCall } from '../upstream/billing-upstream.js';
 
@@ -17,12 +17,6 @@ export interface Fidelity {
   readonly hiddenAfterExpands: number;
 }
 
-/** A Read gutter (`  12→` or `12\t`) and terminal styling are presentation, not what a line says. */
-const GUTTER = /^\s*\d+(→|\t)/;
-/** SGR escape sequences (colour, erase-line), built from a string so the pattern holds no control byte. */
-const STYLING = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[mK]`, 'g');
-const normalised = (line: string): string => line.replace(STYLING, '').replace(GUTTER, '').trim();
-
 /**
  * Fidelity of one replay: every tool output is judged where the agent first read it — the first request
  * of the turn that carried it, as the proxy forwarded it — against every assistant text and tool input
@@ -30,13 +24,8 @@ const normalised = (line: string): string => line.replace(STYLING, '').replace(G
  */
 export function fidelityOf(replay: SessionReplay): Fidelity {
   const { session } = replay;
-  const firstSeen = new Map<string, number>();
-  session.calls.forEach((call, k) => {
-    for (const result of toolResultsOf(session.entries.slice(0, call.end))) {
-      if (!firstSeen.has(result.id)) firstSeen.set(result.id, k);
-    }
-  });
-  const laterFrom = laterTokens(replay);
+  const firstSeen = firstSeenAt(session);
+  const laterFrom = laterTokens(session);
   const original = new Map(toolResultsOf(session.entries).map((r) => [r.id, r.text]));
   const byExchange = groupByExchange(replay.distil.calls);
   // expandedFrom[k]: what every expand round from turn k on gave back
@@ -66,23 +55,6 @@ export function fidelityOf(replay: SessionReplay): Fidelity {
     }
   }
   return { neededLines, hiddenLines, hiddenAfterExpands };
-}
-
-/** `laterFrom[k]`: the reference tokens of every reply from call k on. */
-function laterTokens(replay: SessionReplay): Set<string>[] {
-  const { session } = replay;
-  const out: Set<string>[] = [];
-  let acc = new Set<string>();
-  for (let k = session.calls.length - 1; k >= 0; k--) {
-    const call = session.calls[k]!;
-    const written = session.entries
-      .slice(call.end, call.replyEnd)
-      .map((e) => writtenText(e))
-      .join('\n');
-    acc = new Set([...acc, ...referenceTokens(written)]);
-    out[k] = acc;
-  }
-  return out;
 }
 
 function groupByExchange(calls: readonly UpstreamCall[]): Map<number, UpstreamCall[]> {

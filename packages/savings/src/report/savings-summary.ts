@@ -10,11 +10,14 @@ export interface SavingsTotals {
   readonly cacheOnly: number;
   readonly distil: number;
   readonly ceiling: number;
+  readonly neededOnly: number;
   /** Recorded bill of the sessions whose logs record one, beside the simulated cache-only bill of the same. */
   readonly recorded: { readonly sessions: number; readonly usd: number; readonly simulatedUsd: number };
   /** Share of the cache-only bill saved (negative: dearer), and the ceiling's share. */
   readonly saved: number;
   readonly ceilingSaved: number;
+  /** Share saved by keeping only each tool result's needed lines: the bound for ≥ 100% fidelity. */
+  readonly neededOnlySaved: number;
   readonly neededLines: number;
   readonly hiddenLines: number;
   readonly hiddenAfterExpands: number;
@@ -72,6 +75,7 @@ function totals(label: string, list: readonly SessionSavings[]): SavingsTotals {
   const cacheOnly = sum((f) => f.cacheOnly);
   const distil = sum((f) => f.distil);
   const ceiling = sum((f) => f.ceiling);
+  const neededOnly = sum((f) => f.neededOnly);
   return {
     label,
     sessions: list.length,
@@ -80,6 +84,7 @@ function totals(label: string, list: readonly SessionSavings[]): SavingsTotals {
     cacheOnly,
     distil,
     ceiling,
+    neededOnly,
     recorded: {
       sessions: withRecord.length,
       usd: withRecord.reduce((s, f) => s + f.recorded!, 0),
@@ -87,6 +92,7 @@ function totals(label: string, list: readonly SessionSavings[]): SavingsTotals {
     },
     saved: cacheOnly > 0 ? 1 - distil / cacheOnly : 0,
     ceilingSaved: cacheOnly > 0 ? 1 - ceiling / cacheOnly : 0,
+    neededOnlySaved: cacheOnly > 0 ? 1 - neededOnly / cacheOnly : 0,
     neededLines: sum((f) => f.fidelity.neededLines),
     hiddenLines: sum((f) => f.fidelity.hiddenLines),
     hiddenAfterExpands: sum((f) => f.fidelity.hiddenAfterExpands),

@@ -21,6 +21,8 @@ export interface SessionSavings {
   readonly distil: number;
   /** The cache-only bill with every tool-result token removed: the most compression could save. */
   readonly ceiling: number;
+  /** The cache-only bill with each tool result cut to its needed lines: the most a faithful compressor could save. */
+  readonly neededOnly: number;
   /** The provider's own bill for the session as the log records it, when it does. */
   readonly recorded: number | null;
   /** Upstream calls through Distil beyond the agent's own (expand round trips), and what they cost. */
@@ -64,6 +66,7 @@ export function sessionSavings(
     cacheOnly: direct.bill.usd,
     distil: distil.bill.usd + shadowUsd,
     ceiling: ceiling.bill.usd,
+    neededOnly: replay.neededOnly.bill.usd,
     recorded: recordedUsd(replay, price),
     shadowUsd,
     expandCalls: expandCalls.length,
