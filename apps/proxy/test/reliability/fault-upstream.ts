@@ -16,6 +16,7 @@ import {
  * - `ok`: a normal reply in the endpoint's wire format (JSON, or SSE when the request asks to stream);
  * - `status`: an error status with a body (JSON, or a string sent as is) and headers (retry-after…);
  * - `slow`: a normal reply after `headersMs`, with `gapMs` between streamed events;
+ * - `gated`: a normal reply once `gate` settles (a model still thinking, for as long as a test needs);
  * - `hang`: never answers (the client's timeout is what ends it);
  * - `reset`: streams `afterEvents` events of a normal reply (a JSON reply: half its body), then destroys
  *   the socket;
@@ -32,6 +33,7 @@ export type Fault =
       readonly times?: number;
     }
   | { readonly kind: 'slow'; readonly headersMs: number; readonly gapMs?: number }
+  | { readonly kind: 'gated'; readonly gate: Promise<unknown> }
   | { readonly kind: 'hang' }
   | { readonly kind: 'reset'; readonly afterEvents: number }
   | { readonly kind: 'sse'; readonly chunks: readonly (string | Buffer)[]; readonly reset?: boolean };
@@ -137,6 +139,7 @@ export class FaultUpstream {
       return;
     }
     if (fault.kind === 'slow') await sleep(fault.headersMs);
+    if (fault.kind === 'gated') await fault.gate;
     const reply = this.#reply(record);
     if (reply.stream === null) {
       const body = JSON.stringify(reply.json);

@@ -40,6 +40,7 @@ describe('500 concurrent slow streams through one proxy', () => {
     });
   });
   afterAll(async () => {
+    release();
     await agent.close();
     await proxy.close();
     await upstream.close();
@@ -87,7 +88,7 @@ describe('500 concurrent slow streams through one proxy', () => {
     }
     // undici counts a request as running a moment after its bytes are out
     let metrics = '';
-    for (let tries = 0; tries < 50 && gauge(metrics, 'running') < STREAMS; tries++) {
+    for (let tries = 0; tries < 250 && gauge(metrics, 'running') < STREAMS; tries++) {
       metrics = await (await fetch(`${proxy.url}/metrics`)).text();
       if (gauge(metrics, 'running') < STREAMS) await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -97,13 +98,12 @@ describe('500 concurrent slow streams through one proxy', () => {
       direct.push(await plain(upstream.url));
       proxied.push(await plain(proxy.url));
     }
+    release();
     const results = await wave;
 
     expect(gauge(metrics, 'running')).toBe(STREAMS);
     expect(gauge(metrics, 'queued')).toBe(0);
     expect(metrics).toContain('distil_upstream_connection_limit 1024');
-    // The probes ran while the streams were still open (they end seconds later) and none waited.
-    expect(Math.max(...results.map((r) => r.totalMs))).toBeGreaterThan(Math.max(...proxied) + 1000);
     expect(median(proxied) - median(direct)).toBeLessThan(100);
     expect(errorsIn(results), results.find((r) => r.error)?.error).toBe(0);
     expect(results.every((r) => r.bytes.includes('message_stop') || r.bytes.includes('[DONE]'))).toBe(true);
