@@ -6,7 +6,7 @@ import { type RunningProxy, startProxy } from '../../src/index.js';
 import { FAULT_HEADER, FaultUpstream } from './fault-upstream.js';
 import { errorsIn, fireWave, loadAgent, loadRequests } from './load-run.js';
 
-// A team's traffic: 500 streams that stay open for seconds while other requests come and go. No request
+// A team's traffic: 500 streams held open while other requests come and go. No request
 // may wait behind the streams for a connection (head-of-line blocking), and the proxy's upstream gauges
 // say how many run and how many wait.
 
@@ -24,12 +24,15 @@ describe('500 concurrent slow streams through one proxy', () => {
   const agent = loadAgent(STREAMS + 2 * PROBES);
   const logs: string[] = [];
 
+  // Every stream stays open (its model still thinking) until the probes are done: however slowly a loaded
+  // machine compresses the 500 requests, all of them are open at once while the probes run.
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+
   beforeAll(async () => {
-    // Each stream thinks 6 s before its headers (the proxy compresses all 500 requests meanwhile), then
-    // writes an event every 100 ms.
-    upstream = await new FaultUpstream()
-      .define('slow', { kind: 'slow', headersMs: 6000, gapMs: 100 })
-      .start();
+    upstream = await new FaultUpstream().define('slow', { kind: 'gated', gate }).start();
     proxy = await startProxy({
       port: 0,
       anthropicUpstream: upstream.url,
