@@ -15,6 +15,7 @@ export { canonicalJson, commonPrefixLength } from './billing/canonical-json.js';
 export { cacheableTokens, type OpenAIInputUsage, OpenAIPromptCache } from './billing/openai-cache.js';
 export { type RenderedPrompt, responsesPrompt, sectionAt } from './billing/openai-prompt.js';
 export { ClientProfile, loadProfile, profileFromRequest, shippedProfile } from './profiles/client-profile.js';
+export { type LabelledOutput, labelledOutputs } from './replay/labelled-outputs.js';
 export { referenceTokens, sharesToken } from './replay/reference-tokens.js';
 export { replayModel } from './replay/replay-model.js';
 export {
