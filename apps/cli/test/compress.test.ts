@@ -22,7 +22,9 @@ describe('distil compress / expand (real binary)', () => {
       text: string;
       handles: string[];
       tokens: { before: number; after: number };
+      keepModel: string;
     };
+    expect(out.keepModel).toBe('salience');
     expect(out.text).toContain('BUILD FAILURE');
     expect(out.text).toContain('cannot find symbol');
     expect(out.tokens.after).toBeLessThan(out.tokens.before / 3);
@@ -33,6 +35,12 @@ describe('distil compress / expand (real binary)', () => {
     const store = await DiskRestoreStore.open({ path: join(env.DISTIL_HOME, 'store') });
     const restored = await restoreBlock(out.text, out.handles, store);
     expect(restored).toBe(original);
+  });
+
+  it('names the keep model that decided in its summary', () => {
+    const run = runCli(['compress', bundled, '--keep-model', 'logistic'], { env });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/digest tier, \d+ fold\(s\) \(keep model logistic:[0-9a-f]{12}\)/);
   });
 
   it('passes binary input through byte for byte and says so', () => {

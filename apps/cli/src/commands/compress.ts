@@ -26,7 +26,7 @@ export function registerCompress(program: Command): void {
     .option('--kind <kind>', `content kind (${ContentKind.options.join(', ')}); detected when omitted`)
     .option('--keep-model <model>', 'salience | logistic | transformer (overrides the config)')
     .option('--lossless', 'apply only the lossless tier (nothing folded behind handles)')
-    .option('--json', 'print { text, handles, tokens: { before, after }, tier, kind } as JSON')
+    .option('--json', 'print { text, handles, tokens: { before, after }, tier, kind, keepModel } as JSON')
     .option('--handles', 'print only the handles of the folds, one per line')
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       const flags = cmd.optsWithGlobals<CompressFlags>();
@@ -65,7 +65,9 @@ export function registerCompress(program: Command): void {
           const large = input.text.length > EXACT_COUNT_LIMIT;
           const count = large ? (t: string): number => Math.ceil(t.length / 4) : countTokens;
           const tokens = { before: count(input.text), after: count(result.text) };
-          process.stderr.write(`${summary(result.tier, result.handles, tokens, result.note, large)}\n`);
+          process.stderr.write(
+            `${summary(result.tier, result.handles, tokens, result.note, keepModel.id, large)}\n`,
+          );
           return;
         }
         const tokens = { before: countTokens(input.text), after: countTokens(result.text) };
@@ -75,6 +77,7 @@ export function registerCompress(program: Command): void {
           tokens,
           tier: result.tier,
           kind: result.kind,
+          keepModel: keepModel.id,
         };
         process.stdout.write(`${JSON.stringify(report)}\n`);
       } finally {
@@ -89,11 +92,12 @@ function summary(
   handles: readonly string[],
   tokens: { before: number; after: number },
   note: string | undefined,
+  keepModel: string,
   estimated = false,
 ): string {
   const saved = tokens.before === 0 ? 0 : (100 * (tokens.before - tokens.after)) / tokens.before;
   const figures = `${estimated ? '≈' : ''}${tokens.before} → ${tokens.after} tokens (${saved.toFixed(1)}% saved)`;
   if (tier === 'none') return `distil: left unchanged (${note ?? 'nothing to do'}); ${figures}`;
   const expand = handles[0] ? `; get folded lines back with: distil expand ${handles[0]}` : '';
-  return `distil: ${tier} tier, ${handles.length} fold(s), ${figures}${expand}`;
+  return `distil: ${tier} tier, ${handles.length} fold(s) (keep model ${keepModel}), ${figures}${expand}`;
 }
