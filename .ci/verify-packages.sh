@@ -37,6 +37,10 @@ npx distil compress "$sample" --json >out.json
 handle="$(node -p "JSON.parse(require('fs').readFileSync('out.json','utf8')).handles.at(-1)")"
 npx distil expand "$handle" | cmp - "$sample" || fail "expand did not give back the original bytes"
 npx distil config check >/dev/null || fail "config check"
+# The demo transformer installs inside @distil/codec: --keep-model transformer needs no further step.
+npx distil compress "$root/datasets/generated/tool_outputs/maven/maven-04-compile-error.log" --keep-model transformer \
+  2>summary.txt >/dev/null || fail "compress --keep-model transformer: $(cat summary.txt)"
+grep -q "keep model transformer:" summary.txt || fail "the summary does not name the transformer: $(cat summary.txt)"
 npx distil templates "$root/datasets/generated/tool_outputs/kubectl-logs/$(ls "$root/datasets/generated/tool_outputs/kubectl-logs" | head -n 1)" --json | head -n 1 | grep -q '"template"' || fail "templates"
 node --input-type=module -e "
   const entries = ['@distil/contract', '@distil/codec', '@distil/codec/transformer', '@distil/core',

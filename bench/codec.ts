@@ -2,7 +2,7 @@
  * Keep-model throughput: lines/s of each model on the bundled dataset, beside a baseline measured in the
  * same run (splitting the same text into lines and hashing each one), so the figures read relative to
  * "touching every line once". The transformer runs with onnxruntime on 2 intra-op threads, twice: on the
- * repository checkpoint (models/keep-transformer) when it exists, else the tiny test model; and on a model
+ * shipped checkpoint (packages/codec/models/keep-transformer) when it exists, else the tiny test model; and on a model
  * of the real size (2 layers, hidden 128, 2 heads, intermediate 512, BERT-uncased vocabulary when one is
  * on disk) with random weights, which costs what a trained one costs.
  *
@@ -212,8 +212,8 @@ process.stdout.write(
 const scratch = mkdtempSync(join(tmpdir(), 'distil-bench-codec-'));
 try {
   const rows: (string | number)[][] = [];
-  const shipped = join(root, 'models', 'keep-transformer');
-  if (existsSync(shipped)) rows.push(await transformerRow('models/keep-transformer', shipped, sample));
+  const shipped = join(root, 'packages', 'codec', 'models', 'keep-transformer');
+  if (existsSync(shipped)) rows.push(await transformerRow('shipped demo transformer', shipped, sample));
   else {
     const tiny = writeBertModelFolder(join(scratch, 'tiny')).folder;
     rows.push(await transformerRow('tiny test model (hidden 16, ≤ 32 tokens)', tiny, sample));

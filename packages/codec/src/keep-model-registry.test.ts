@@ -27,8 +27,8 @@ describe('KEEP_MODELS', () => {
     for (const name of KEEP_MODEL_NAMES) expect(KEEP_MODELS[name].description.length).toBeGreaterThan(0);
   });
 
-  it('defaults the transformer to the repository demo checkpoint', () => {
-    expect(DEFAULT_TRANSFORMER_MODEL).toMatch(/models[/\\]keep-transformer$/);
+  it('defaults the transformer to the demo checkpoint shipped in the package', () => {
+    expect(DEFAULT_TRANSFORMER_MODEL).toMatch(/codec[/\\]models[/\\]keep-transformer$/);
   });
 });
 

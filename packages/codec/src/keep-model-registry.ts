@@ -22,11 +22,12 @@ export interface KeepModelEntry<C extends KeepModelConfig = KeepModelConfig> {
 }
 
 /**
- * The demo transformer checkpoint of this repository, `models/keep-transformer` at the repository root,
- * used when a transformer config names no folder.
+ * The demo transformer checkpoint, `models/keep-transformer` inside this package (published with it, so
+ * it is there after `npm install`), used when a transformer config names no folder. One level up from
+ * both `src/` and the bundled `dist/`.
  */
 export const DEFAULT_TRANSFORMER_MODEL: string = fileURLToPath(
-  new URL('../../../models/keep-transformer', import.meta.url),
+  new URL('../models/keep-transformer', import.meta.url),
 );
 
 /**
