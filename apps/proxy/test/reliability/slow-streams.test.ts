@@ -32,6 +32,7 @@ describe('500 concurrent slow streams through one proxy', () => {
       .start();
     proxy = await startProxy({
       port: 0,
+      learn: false, // nothing learned from or into the real Distil home
       anthropicUpstream: upstream.url,
       openaiUpstream: upstream.url,
       store: new MemoryRestoreStore(),
