@@ -129,6 +129,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     maxReplyBytes: proxy.maxBodyBytes,
     log,
     totals: () => ledger.totals(),
+    policy: () => learning.policy(),
   });
   ledger.onRecord((savings) => operations.recordRequest(savings));
   if (options.onRequest) ledger.onRecord(options.onRequest);

@@ -1,5 +1,11 @@
 import type { Block, Handle } from '@distil/contract';
-import { ExpandFlywheel, LearnedPolicy, protects, readGuidelineStats } from '@distil/replay';
+import {
+  ExpandFlywheel,
+  type GuidelineStats,
+  LearnedPolicy,
+  protects,
+  readGuidelineStats,
+} from '@distil/replay';
 
 /**
  * Counts reach the statistics file at most this long after they were recorded. A busy proxy writes
@@ -30,6 +36,7 @@ export class ExpandLearning {
   readonly #flywheel: ExpandFlywheel | null;
   readonly #home: string | null;
   readonly #log: (line: string) => void;
+  #guideline: GuidelineStats = { version: 1, signatures: {}, evidence: [] };
   #regressions: LearnedPolicy;
   #timer: NodeJS.Timeout | null = null;
   #writing: Promise<void> | null = null;
@@ -40,7 +47,7 @@ export class ExpandLearning {
   private constructor(home: string | null, log: (line: string) => void) {
     this.#home = home;
     this.#log = log;
-    this.#regressions = new LearnedPolicy(NO_EXPANDS, { version: 1, signatures: {}, evidence: [] });
+    this.#regressions = new LearnedPolicy(NO_EXPANDS, this.#guideline);
     let flywheel: ExpandFlywheel | null = null;
     if (home !== null) {
       try {
@@ -70,7 +77,16 @@ export class ExpandLearning {
 
   /** Whether `block` must go out byte-exact: its signature is protected by either flywheel. */
   sendsWhole(block: Pick<Block, 'kind' | 'text'>): boolean {
-    return protects(this, block);
+    // off, nothing can be protected: not even the signature is computed
+    return this.#home !== null && protects(this, block);
+  }
+
+  /**
+   * The policy as this proxy applies it now, counts not yet written included (what `distil learn` will
+   * show after the next write); null when it learns nothing (off, or its expand statistics unreadable).
+   */
+  policy(): LearnedPolicy | null {
+    return this.#flywheel ? new LearnedPolicy(this.#flywheel.snapshot(), this.#guideline) : null;
   }
 
   /** Counts one block sent with `handles` (folded or re-encoded), so their expands can be attributed. */
@@ -143,7 +159,8 @@ export class ExpandLearning {
   #readGuideline(): void {
     if (this.#home === null) return;
     try {
-      this.#regressions = new LearnedPolicy(NO_EXPANDS, readGuidelineStats(this.#home));
+      this.#guideline = readGuidelineStats(this.#home);
+      this.#regressions = new LearnedPolicy(NO_EXPANDS, this.#guideline);
       this.#lastGuidelineFailure = null;
     } catch (error) {
       // the last good reading stays in force
