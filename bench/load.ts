@@ -187,6 +187,8 @@ async function serveUpstream(): Promise<void> {
 async function serveProxy(upstreamUrl: string): Promise<void> {
   const proxy = await startProxy({
     port: 0,
+    // nothing here expands, and nothing may reach the real home (bench:proxy measures the flywheel's cost)
+    learn: false,
     anthropicUpstream: upstreamUrl,
     openaiUpstream: upstreamUrl,
     store: new MemoryRestoreStore(),

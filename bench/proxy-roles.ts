@@ -7,8 +7,11 @@
  * its `process.memoryUsage()`, so the bench can say what its RSS is made of. The proxy role is also what
  * the bench bundles to run the proxy as built JavaScript on plain node (see bench/proxy.ts).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SalienceKeepModel } from '@distil/codec';
 import { MemoryRestoreStore } from '@distil/core';
 import { startProxy } from '@distil/proxy';
@@ -112,8 +115,14 @@ async function upstream(): Promise<void> {
 }
 
 async function proxy(upstreamUrl: string): Promise<void> {
+  // The expand flywheel runs as in an installed proxy (digests counted, its file written in the
+  // background), into a home of its own: nothing reaches the real one.
+  const home = mkdtempSync(join(tmpdir(), 'distil-bench-proxy-'));
   const running = await startProxy({
     port: 0,
+    home,
+    // BENCH_LEARN=0: the flywheel off, to see what it costs
+    learn: process.env['BENCH_LEARN'] !== '0',
     anthropicUpstream: upstreamUrl,
     openaiUpstream: upstreamUrl,
     store: new MemoryRestoreStore({ maxBytes: 2 * 1024 ** 3 }),
@@ -121,7 +130,14 @@ async function proxy(upstreamUrl: string): Promise<void> {
     log: () => {},
   });
   // A clean exit on SIGTERM, so `--cpu-prof` / `--heap-prof` (BENCH_PROXY_NODE_ARGS) write their files.
-  process.once('SIGTERM', () => void running.close().then(() => process.exit(0)));
+  process.once(
+    'SIGTERM',
+    () =>
+      void running.close().then(() => {
+        rmSync(home, { recursive: true, force: true });
+        process.exit(0);
+      }),
+  );
   process.on('SIGUSR2', () => process.stdout.write(`${JSON.stringify(process.memoryUsage())}\n`));
   process.stdout.write(`${running.port}\n`);
 }

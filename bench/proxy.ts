@@ -30,7 +30,8 @@
  * `--samples` sets the interleaved pairs per scenario (default 400). `--dialect` picks the request
  * dialect (default messages); with `all`, one block per dialect, each against a fresh proxy process, and
  * a targets line per dialect. BENCH_PROXY_NODE_ARGS adds node
- * flags to the proxy process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * flags to the proxy process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). The proxy runs with the
+ * expand flywheel on, as installed, in a home of its own; BENCH_LEARN=0 turns it off.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

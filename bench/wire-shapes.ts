@@ -132,6 +132,8 @@ await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
 const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
 const proxy = await startProxy({
   port: 0,
+  // nothing here expands, and nothing may reach the real home (bench:proxy measures the flywheel's cost)
+  learn: false,
   anthropicUpstream: upstreamUrl,
   openaiUpstream: upstreamUrl,
   store: new MemoryRestoreStore(),

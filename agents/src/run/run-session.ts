@@ -77,6 +77,8 @@ export async function runSession(
           openaiUpstream: upstream.url,
           home: join(scratch, 'distil-home'),
           shadow: false,
+          // the benchmark measures the compressor as it stands, on a cold home
+          learn: false,
           log: (line) => proxyLog.push(line),
           onRequest: (savings) => ledger.push(savings),
         })

@@ -8,7 +8,8 @@ const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 /** A `distil proxy` process, started as a user starts it. */
 export interface ProxyProcess {
   readonly url: string;
-  stop(): void;
+  /** SIGTERM, then the process's exit: a stopping proxy still writes to its home (learned counts). */
+  stop(): Promise<void>;
 }
 
 /** Starts the real `distil proxy` binary on a free port in front of `upstream`, and waits for its banner. */
@@ -34,7 +35,17 @@ export function startProxyProcess(upstream: string, distilHome: string): Promise
     const onData = (chunk: Buffer): void => {
       seen += chunk.toString('utf8');
       const match = /listening on (http:\/\/\S+)/.exec(seen);
-      if (match) resolve({ url: match[1]!, stop: () => child.kill() });
+      if (match) {
+        resolve({
+          url: match[1]!,
+          stop: () => {
+            if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+            const exited = new Promise<void>((done) => child.once('exit', () => done()));
+            child.kill();
+            return exited;
+          },
+        });
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);

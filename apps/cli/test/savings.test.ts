@@ -98,7 +98,7 @@ describe('distil savings (real binary)', () => {
       const liveSaved = 1 - live / figures!.cacheOnly;
       expect(Math.abs(liveSaved - offlineSaved)).toBeLessThan(0.02);
     } finally {
-      proxy.stop();
+      await proxy.stop();
       await upstream.close();
       await store.close();
     }

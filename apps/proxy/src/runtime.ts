@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { BypassReason } from './fail-open/part-failure.js';
 import type { LiteralCache } from './json/literal-cache.js';
 import type { ExchangeObserver } from './operate/exchange-observer.js';
+import type { ExpandLearning } from './operate/expand-learning.js';
 import type { SavingsLedger } from './savings/savings-ledger.js';
 import type { SessionTable } from './session/session-table.js';
 
@@ -14,6 +15,8 @@ export interface ProxyRuntime {
   readonly keepModel: KeepModel;
   readonly agent: Dispatcher;
   readonly sessions: SessionTable;
+  /** The expand flywheel: digests and answered expands counted, protected signatures sent whole. */
+  readonly learning: ExpandLearning;
   readonly ledger: SavingsLedger;
   readonly excludedTools: ReadonlySet<string>;
   /** Long JSON strings of recent request bodies, decoded and encoded (see LiteralCache). */

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { guardKeepModel, guardStore } from './fail-open/part-failure.js';
 import { createUpstreamAgent } from './http/upstream.js';
 import { LiteralCache } from './json/literal-cache.js';
+import { ExpandLearning } from './operate/expand-learning.js';
 import { ProxyOperations } from './operate/proxy-operations.js';
 import type { ShadowOptions } from './operate/shadow/shadow-sampler.js';
 import type { ProxyRuntime } from './runtime.js';
@@ -40,7 +41,7 @@ export interface StartProxyOptions {
   readonly keepModel?: KeepModel;
   /** Where log lines go (default stderr). Lines never carry request content or credentials. */
   readonly log?: (line: string) => void;
-  /** Distil home for the default disk store (default `distilHome()`). */
+  /** Distil home: the default disk store, shadow records, learned statistics (default `distilHome()`). */
   readonly home?: string;
   /** Extra endpoints of Distil's own (e.g. `/metrics`), guarded like `/distil/*`. */
   readonly adminRoutes?: Readonly<Record<string, AdminHandler>>;
@@ -53,6 +54,12 @@ export interface StartProxyOptions {
    * requests it did not ask for; `distil wrap` turns it on.
    */
   readonly shadow?: boolean | ShadowOptions;
+  /**
+   * The expand flywheel (default on): answered expands and the digests they undo are counted under
+   * `home`, and signatures the learned policy protects are sent byte-exact. Off for benchmarks and
+   * simulations, whose expands are no agent's evidence.
+   */
+  readonly learn?: boolean;
 }
 
 /** A running proxy. */
@@ -107,8 +114,10 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const keepModel = guardKeepModel(loaded);
   const agent = createUpstreamAgent(proxy.idleTimeoutMs, proxy.upstreamConnections);
   const ledger = new SavingsLedger(config.pricing);
+  const home = options.home ?? distilHome();
+  const learning = options.learn === false ? ExpandLearning.off() : ExpandLearning.open(home, log);
   const operations = new ProxyOperations({
-    home: options.home ?? distilHome(),
+    home,
     shadow:
       options.shadow === true
         ? { sampleRate: proxy.shadowSampleRate }
@@ -120,6 +129,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     maxReplyBytes: proxy.maxBodyBytes,
     log,
     totals: () => ledger.totals(),
+    policy: () => learning.policy(),
   });
   ledger.onRecord((savings) => operations.recordRequest(savings));
   if (options.onRequest) ledger.onRecord(options.onRequest);
@@ -130,7 +140,8 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     store: operations.expandStore(store),
     keepModel,
     agent,
-    sessions: new SessionTable({ keepModel, store, tiers: config.tiers }, options.sessionLimits),
+    sessions: new SessionTable({ keepModel, store, tiers: config.tiers, learning }, options.sessionLimits),
+    learning,
     ledger,
     excludedTools: new Set(proxy.excludeTools),
     literals: new LiteralCache(),
@@ -149,6 +160,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   } catch (error) {
     await agent.close();
     await ownedStore?.close();
+    await learning.close();
     throw error;
   }
   const { port } = server.address() as AddressInfo;
@@ -166,6 +178,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
         // Streams still open are ended: a stopping proxy must not hang on a model that keeps talking.
         setTimeout(() => server.closeAllConnections(), 2000).unref();
         await closed;
+        await learning.close();
         await operations.close();
         await agent.close();
         await ownedStore?.close();

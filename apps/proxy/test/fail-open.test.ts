@@ -89,6 +89,7 @@ describe.skipIf(!HAVE_REDIS)('a Redis store killed mid-run', () => {
       anthropicUpstream: upstream.url,
       config: { restoreStore: { type: 'redis', url: redis.url } },
       keepModel: new SalienceKeepModel(),
+      learn: false, // nothing learned from or into the real Distil home
       log: (line) => logs.push(line),
     });
   }, 20_000);

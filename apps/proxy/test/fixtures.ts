@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SalienceKeepModel } from '@distil/codec';
 import { MemoryRestoreStore } from '@distil/core';
 import { afterAll, beforeAll } from 'vitest';
@@ -21,13 +24,19 @@ export function firstHandle(text: string): string {
   return match[1]!;
 }
 
-/** A proxy on a free loopback port pointed at the fake upstream, with an in-memory store. */
+/**
+ * A proxy on a free loopback port pointed at the fake upstream, with an in-memory store and a Distil home
+ * of its own (removed when it closes, unless the test gave one): nothing a test does reaches the real
+ * home, and no test sees what another one learned.
+ */
 export async function startTestProxy(
   upstream: FakeUpstream,
   options: Partial<StartProxyOptions> = {},
-): Promise<RunningProxy & { logs: string[]; store: MemoryRestoreStore }> {
+): Promise<RunningProxy & { logs: string[]; store: MemoryRestoreStore; home: string }> {
   const logs: string[] = [];
   const store = new MemoryRestoreStore();
+  const ownHome = options.home ? null : mkdtempSync(join(tmpdir(), 'distil-proxy-test-'));
+  const home = options.home ?? ownHome!;
   const proxy = await startProxy({
     port: 0,
     anthropicUpstream: upstream.url,
@@ -35,9 +44,19 @@ export async function startTestProxy(
     store,
     keepModel: new SalienceKeepModel(),
     log: (line) => logs.push(line),
+    home,
     ...options,
   });
-  return Object.assign(proxy, { logs, store });
+  const close = proxy.close;
+  return Object.assign(proxy, {
+    logs,
+    store,
+    home,
+    close: async () => {
+      await close();
+      if (ownHome) rmSync(ownHome, { recursive: true, force: true });
+    },
+  });
 }
 
 /** A started proxy of startTestProxy. */

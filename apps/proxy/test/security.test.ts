@@ -15,6 +15,7 @@ describe('binding and the admin token', () => {
       startProxy({
         host: '0.0.0.0',
         port: 0,
+        learn: false, // nothing learned from or into the real Distil home
         store: new MemoryRestoreStore(),
         keepModel: new SalienceKeepModel(),
         log: () => {},
@@ -26,6 +27,7 @@ describe('binding and the admin token', () => {
     const proxy = await startProxy({
       host: '0.0.0.0',
       port: 0,
+      learn: false, // nothing learned from or into the real Distil home
       config: { proxy: { adminToken: TOKEN } },
       store: new MemoryRestoreStore(),
       keepModel: new SalienceKeepModel(),

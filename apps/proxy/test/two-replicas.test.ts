@@ -43,6 +43,7 @@ describe.skipIf(!HAVE_REDIS)('two proxy replicas sharing one Redis', () => {
     const replica = () =>
       startProxy({
         port: 0,
+        learn: false, // nothing learned from or into the real Distil home
         anthropicUpstream: upstream.url,
         config: { restoreStore: { type: 'redis', url: redis.url } },
         keepModel: new SalienceKeepModel(),

@@ -63,6 +63,7 @@ export {
   ExpandStats,
   type ExpandThresholds,
   expandStatsPath,
+  readExpandStats,
 } from './learn/expand-flywheel.js';
 export {
   DEFAULT_GUIDELINE_THRESHOLDS,
@@ -78,7 +79,9 @@ export {
   LearnedPolicy,
   type PolicyEntry,
   type ProtectionReason,
+  type ProtectionSource,
   policyCompressor,
+  protects,
 } from './learn/learned-policy.js';
 export {
   digestedSignature,

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SalienceKeepModel } from '@distil/codec';
@@ -144,6 +144,53 @@ describe('the expand flywheel', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('flushAsync: counts recorded while it writes wait for the next write; none is lost or counted twice', async () => {
+    const dir = home();
+    const flywheel = ExpandFlywheel.open(dir);
+    flywheel.recordDigest('log:l', 4);
+    const writing = flywheel.flushAsync();
+    flywheel.recordExpand('log:l', 3); // lands while the first write is under way
+    expect(flywheel.counts('log:l')).toEqual({ digests: 4, expands: 3 });
+    expect(flywheel.isProtected('log:l')).toBe(true);
+    await writing;
+    expect(flywheel.dirty).toBe(true);
+    expect(flywheel.counts('log:l')).toEqual({ digests: 4, expands: 3 });
+    await flywheel.flushAsync();
+    expect(flywheel.dirty).toBe(false);
+    const reopened = ExpandFlywheel.open(dir);
+    expect(reopened.counts('log:l')).toEqual({ digests: 4, expands: 3 });
+    expect(reopened.isProtected('log:l')).toBe(true);
+    expect(readdirSync(join(dir, 'learn'))).toEqual(['expand-stats.json']);
+  });
+
+  it('flushAsync: a write that fails keeps its counts for the next one', async () => {
+    const dir = home();
+    const flywheel = ExpandFlywheel.open(dir);
+    flywheel.recordDigest('json:m', 2);
+    flywheel.recordExpand('json:m', 1);
+    // the folder the statistics go in is a file: the write cannot happen
+    writeFileSync(join(dir, 'learn'), 'not a folder');
+    await expect(flywheel.flushAsync()).rejects.toThrow();
+    expect(flywheel.dirty).toBe(true);
+    expect(flywheel.counts('json:m')).toEqual({ digests: 2, expands: 1 });
+    rmSync(join(dir, 'learn'));
+    await flywheel.flushAsync();
+    expect(ExpandFlywheel.open(dir).counts('json:m')).toEqual({ digests: 2, expands: 1 });
+  });
+
+  it('flushAsync merges with a process writing synchronously, under the same lock', async () => {
+    const dir = home();
+    const server = ExpandFlywheel.open(dir);
+    const offline = ExpandFlywheel.open(dir);
+    server.recordDigest('diff:m', 3);
+    offline.recordDigest('diff:m', 5);
+    offline.flush();
+    await server.flushAsync();
+    expect(ExpandFlywheel.open(dir).counts('diff:m')).toEqual({ digests: 8, expands: 0 });
+    // the server's flush took in what the other process wrote
+    expect(server.counts('diff:m')).toEqual({ digests: 8, expands: 0 });
   });
 });
 

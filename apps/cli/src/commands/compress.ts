@@ -1,6 +1,7 @@
 import { keepModelConfigFromFlag, loadKeepModel } from '@distil/codec';
 import { ContentKind, parseOrThrow } from '@distil/contract';
-import { compressBlock, countTokens, detectKind, openRestoreStore } from '@distil/core';
+import { countTokens, detectKind, distilHome, openRestoreStore } from '@distil/core';
+import { LearnedPolicy, type ProtectionSource, policyCompressor } from '@distil/replay';
 import type { Command } from 'commander';
 import { loadConfig } from '../config-file.js';
 import { readInput } from '../read-input.js';
@@ -26,7 +27,10 @@ export function registerCompress(program: Command): void {
     .option('--kind <kind>', `content kind (${ContentKind.options.join(', ')}); detected when omitted`)
     .option('--keep-model <model>', 'salience | logistic | transformer (overrides the config)')
     .option('--lossless', 'apply only the lossless tier (nothing folded behind handles)')
-    .option('--json', 'print { text, handles, tokens: { before, after }, tier, kind, keepModel } as JSON')
+    .option(
+      '--json',
+      'print { text, handles, tokens: { before, after }, tier, kind, keepModel, note? } as JSON',
+    )
     .option('--handles', 'print only the handles of the folds, one per line')
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       const flags = cmd.optsWithGlobals<CompressFlags>();
@@ -49,12 +53,12 @@ export function registerCompress(program: Command): void {
       const store = await openRestoreStore(config.restoreStore);
       try {
         const block = { id: input.name, role: 'tool' as const, kind, text: input.text, trusted: false };
-        const result = await compressBlock(block, {
-          keepModel,
-          store,
-          tiers: config.tiers,
-          depth: flags.lossless ? 'lossless' : 'digest',
-        });
+        // The policy the proxy compresses under: a signature agents keep expanding comes out byte-exact.
+        const compress = policyCompressor(
+          { keepModel, store, tiers: config.tiers, depth: flags.lossless ? 'lossless' : 'digest' },
+          learnedPolicy(),
+        );
+        const result = await compress(block);
         if (flags.handles) {
           process.stdout.write(result.handles.map((h) => `${h}\n`).join(''));
           return;
@@ -78,12 +82,27 @@ export function registerCompress(program: Command): void {
           tier: result.tier,
           kind: result.kind,
           keepModel: keepModel.id,
+          ...(result.note ? { note: result.note } : {}),
         };
         process.stdout.write(`${JSON.stringify(report)}\n`);
       } finally {
         await store.close();
       }
     });
+}
+
+/**
+ * The learned policy of $DISTIL_HOME (`distil learn` shows it). Statistics that cannot be read never stop
+ * a compression: it goes on without them, and says so.
+ */
+function learnedPolicy(): ProtectionSource {
+  try {
+    return LearnedPolicy.load(distilHome());
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`distil: learned policy not applied: ${why}\n`);
+    return { isProtected: () => false };
+  }
 }
 
 /** One line for a person: what happened to the input and how to get folded lines back. */

@@ -64,6 +64,8 @@ async function openPaths(
           anthropicUpstream: upstream,
           store,
           keepModel,
+          // adversarial test inputs are no agent's evidence: the learned policy is neither fed nor applied
+          learn: false,
           log,
         }),
     });

@@ -105,6 +105,8 @@ export interface DistilCallScope {
   readonly budgetSpent?: number;
   /** Told when the store failed to answer (the call then gets an error result, the turn goes on). */
   readonly onFailure?: (error: unknown) => void;
+  /** Told of every `distil_expand` answered with its original (the expand flywheel's evidence). */
+  readonly onExpanded?: (handle: Handle) => void;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
@@ -144,7 +146,9 @@ export async function answerDistilCall(
   if (scope.mayExpand && !(await scope.mayExpand(handle))) return unknown(handle);
   try {
     if (name === 'distil_expand') {
-      return { text: decoder.decode(await expand(scope.store, handle)), isError: false, handle };
+      const text = decoder.decode(await expand(scope.store, handle));
+      scope.onExpanded?.(handle);
+      return { text, isError: false, handle };
     }
     const { query, k } = parsed.data as z.infer<typeof SearchInput>;
     const hits = await search(scope.store, handle, query, k ?? 5);

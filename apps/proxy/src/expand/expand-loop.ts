@@ -122,6 +122,12 @@ export async function runExpandLoop<Reply>(
     handlesInContext: exchange.outcome.handles,
     mayExpand: mayExpandFor(exchange),
     onFailure: (error) => standAside(exchange, bypassReasonOf(error), error, 'distil call answered unread'),
+    onExpanded: (handle) => {
+      // one conversation expanding a handle again is no new evidence
+      if (exchange.session.countedExpands.has(handle)) return;
+      exchange.session.countedExpands.add(handle);
+      exchange.rt.learning.recordExpand(handle);
+    },
   };
   const cap = exchange.rt.config.expandLoopCap;
   const post = (bytes: Buffer | string, changed: boolean): Promise<UpstreamResponse> => {

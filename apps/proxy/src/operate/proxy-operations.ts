@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { RestoreStore } from '@distil/contract';
+import { LearnedPolicy } from '@distil/replay';
 import type { Dispatcher } from 'undici';
 import type { RequestSavings, SavingsTotals } from '../savings/savings-ledger.js';
 import type { AdminHandler } from '../server/routes.js';
@@ -25,6 +26,8 @@ export interface OperationsOptions {
   readonly maxReplyBytes: number;
   readonly log: (line: string) => void;
   readonly totals: () => SavingsTotals;
+  /** The learned policy the proxy applies now (counts not yet written included); null: read `home`'s. */
+  readonly policy?: () => LearnedPolicy | null;
 }
 
 function send(res: ServerResponse, contentType: string, body: string): void {
@@ -95,7 +98,14 @@ export class ProxyOperations {
   adminRoutes(): Record<string, AdminHandler> {
     const data = () => {
       this.#flushShadow();
-      return dashboardData(this.#options.home, this.#options.totals(), this.timeline, this.#sampleRate());
+      const { home, policy } = this.#options;
+      return dashboardData(
+        home,
+        this.#options.totals(),
+        this.timeline,
+        this.#sampleRate(),
+        () => policy?.() ?? LearnedPolicy.load(home),
+      );
     };
     return {
       '/metrics': async (_req, res) => {

@@ -2,6 +2,7 @@ import type { Block, Handle, KeepModel, RestoreStore, TierConfig } from '@distil
 import { type CompressedBlock, compressBlock, type SentBlock } from '@distil/core';
 import { SpliceMemory } from '../expand/splice-memory.js';
 import { PartFailure } from '../fail-open/part-failure.js';
+import type { ExpandLearning } from '../operate/expand-learning.js';
 import { SessionBranch } from './session-branch.js';
 import { toolKind } from './tool-kind.js';
 
@@ -10,6 +11,8 @@ export interface SessionDeps {
   readonly keepModel: KeepModel;
   readonly store: RestoreStore;
   readonly tiers: TierConfig;
+  /** The learned policy (what to send whole) and the flywheel counting digests. */
+  readonly learning: ExpandLearning;
 }
 
 /** A tool text on its way into the session: its text and its provider id (used as the block id). */
@@ -48,6 +51,8 @@ export class ProxySession {
   readonly shownHandles = new Set<string>();
   /** Handles this session issued and already granted to its caller in the store (see handle-owners.ts). */
   readonly grantedHandles = new Set<string>();
+  /** Handles whose expand was counted for the flywheel: a conversation's repeats are one piece of evidence. */
+  readonly countedExpands = new Set<string>();
   /** Responses API: a response id the client holds → the id its history really continues from. */
   readonly responseAliases = new Map<string, { readonly id: string; readonly pending: readonly unknown[] }>();
   toolsOffered = false;
@@ -59,6 +64,9 @@ export class ProxySession {
   // objects, so both are found again and the replayed bytes equal the ones sent.
   readonly #anchorsOf = new WeakMap<Block, ReadonlySet<string>>();
   readonly #compressed = new WeakMap<Block, CompressedBlock>();
+  // Whether each block went out whole by the learned policy, decided once: a signature protected later
+  // must not change the bytes a fork replays.
+  readonly #whole = new WeakMap<Block, boolean>();
   #nextId = 0;
   // Compression failures of the call in progress (calls are serialised, so one record suffices).
   #failed: { count: number; error: unknown } | null = null;
@@ -100,6 +108,7 @@ export class ProxySession {
       if (inputs.length > 0) {
         const current = anchors();
         await branch.add(inputs.map((input) => this.#block(input, current)));
+        this.#trackDigests(branch, known);
       }
       return { sent: branch.context.slice(known), added: inputs.length, failed: this.#failed };
     });
@@ -143,12 +152,26 @@ export class ProxySession {
       const current = anchors();
       const blocks = inputs.slice(known).map((input) => this.#block(input, current));
       await branch.add(blocks);
+      this.#trackDigests(branch, known);
     }
     return {
       sent: branch.context.slice(0, inputs.length),
       added: Math.max(0, inputs.length - known),
       failed: this.#failed,
     };
+  }
+
+  /**
+   * Counts the blocks a branch sent from `from` on that the model sees changed behind handles (folded,
+   * re-encoded, or as a skeleton): the digests the flywheel weighs expands against. Only blocks new in
+   * this request — a fork's replay of blocks already sent is not counted again.
+   */
+  #trackDigests(branch: SessionBranch, from: number): void {
+    for (const sent of branch.context.slice(from)) {
+      if (sent.encoding === 'compressed' || sent.encoding === 'skeleton') {
+        this.#deps.learning.trackDigest(sent.block, sent.handles);
+      }
+    }
   }
 
   #block(input: SessionInput, anchors: ReadonlySet<string>): Block {
@@ -165,9 +188,18 @@ export class ProxySession {
   }
 
   #sessionOptions(): SessionBranch['options'] {
-    const { keepModel, store, tiers } = this.#deps;
+    const { keepModel, store, tiers, learning } = this.#deps;
     return {
       store,
+      // a signature the learned policy protects goes out byte-exact: no fold, re-encoding or skeleton
+      sendWhole: (block) => {
+        let whole = this.#whole.get(block);
+        if (whole === undefined) {
+          whole = learning.sendsWhole(block);
+          this.#whole.set(block, whole);
+        }
+        return whole;
+      },
       compress: async (block) => {
         const cached = this.#compressed.get(block);
         if (cached) return cached;

@@ -185,7 +185,9 @@ describe.skipIf(!HAVE_CHROMIUM && !IN_CI)('the dashboard in headless Chromium', 
       expect(await metric('shadow-interval')).toMatch(/^33\.3% \[\d+\.\d%–\d+\.\d%\]$/);
       // Every panel shows data, none the "not available" state.
       expect(await page.locator('[data-state]').count()).toBe(0);
-      expect(await page.locator('table[data-panel="policy"] tr').count()).toBe(3);
+      // the two stored signatures, and the run's own log (log:l), counted by this proxy's flywheel
+      expect(await page.locator('table[data-panel="policy"] tr').count()).toBe(4);
+      expect(await page.locator('table[data-panel="policy"]').textContent()).toContain('log:l');
       expect(await page.locator('table[data-panel="policy"]').textContent()).toContain('protected (expands)');
       expect(await page.locator('.frontier svg polyline').count()).toBeGreaterThan(0);
       expect(await page.locator('section svg').count()).toBeGreaterThanOrEqual(4);

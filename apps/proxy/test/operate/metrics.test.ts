@@ -121,7 +121,13 @@ describe('/metrics and the dashboard data, from real traffic', () => {
     expect(data.expands).toEqual([{ kind: 'log', count: 1 }]);
     expect(data.overhead?.samples).toBe(2);
     expect(data.frontier.state).toBe('empty');
-    expect(data.policy.state).toBe('empty');
+    // the proxy's own flywheel counted this run: the log digested in both conversations, its fold
+    // expanded once (below the thresholds: nothing protected)
+    expect(data.policy).toMatchObject({
+      state: 'ok',
+      protected: [],
+      entries: [{ signature: 'log:l', digests: 2, expands: 1, protectedBy: [] }],
+    });
     expect(data.shadow).toMatchObject({ sampleRate: 0, stats: { state: 'empty' } });
     const html = await (await fetch(`${proxy.url}/dashboard`, { headers: admin })).text();
     expect(html).toContain('No frontier yet');

@@ -18,6 +18,7 @@ describe('the adversarial battery through the proxy', () => {
       startProxy: (upstream) =>
         startProxy({
           port: 0,
+          learn: false, // nothing learned from or into the real Distil home
           anthropicUpstream: upstream,
           store,
           keepModel: new SalienceKeepModel(),

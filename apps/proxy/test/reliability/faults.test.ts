@@ -154,6 +154,7 @@ describe('faults injected upstream, relayed to the official SDKs', { timeout: 30
     });
     proxy = await startProxy({
       port: 0,
+      learn: false, // nothing learned from or into the real Distil home
       anthropicUpstream: upstream.url,
       openaiUpstream: upstream.url,
       store: new MemoryRestoreStore(),

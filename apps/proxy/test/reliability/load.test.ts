@@ -24,6 +24,7 @@ describe('load: 200 concurrent streams', () => {
     upstream = await new FaultUpstream().start();
     proxy = await startProxy({
       port: 0,
+      learn: false, // nothing learned from or into the real Distil home
       anthropicUpstream: upstream.url,
       openaiUpstream: upstream.url,
       store,

@@ -35,6 +35,7 @@ describe('500 concurrent slow streams through one proxy', () => {
     upstream = await new FaultUpstream().define('slow', { kind: 'gated', gate }).start();
     proxy = await startProxy({
       port: 0,
+      learn: false, // nothing learned from or into the real Distil home
       anthropicUpstream: upstream.url,
       openaiUpstream: upstream.url,
       store: new MemoryRestoreStore(),

@@ -152,6 +152,7 @@ describe('mangled upstream event streams through the proxy', { timeout: 30_000 }
     upstream = await new FaultUpstream().start();
     proxy = await startProxy({
       port: 0,
+      learn: false, // nothing learned from or into the real Distil home
       anthropicUpstream: upstream.url,
       openaiUpstream: upstream.url,
       store: new MemoryRestoreStore(),

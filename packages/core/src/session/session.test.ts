@@ -113,6 +113,23 @@ describe('Session', () => {
     expect(await restoreSentBlock(first.added[0]!, store)).toBe(log);
   });
 
+  it('sends the blocks `sendWhole` names byte-exact: no fold, reference or delta', async () => {
+    const store = new MemoryRestoreStore();
+    const compress = pipelineCompressor({ keepModel, store, tiers: TierConfig.parse({}) });
+    const log = (tag: string) =>
+      Array.from({ length: 120 }, (_, i) => `2026-01-01T00:00:00Z ${tag} worker ${i} ok`).join('\n');
+    const whole = log('kept');
+    const session = new Session({ compress, store, sendWhole: (b) => b.text === whole });
+    const { added } = await session.addTurn([
+      block(whole, 'log'),
+      block(whole, 'log'),
+      block(log('x'), 'log'),
+    ]);
+    expect(added.map((b) => b.encoding)).toEqual(['full', 'full', 'compressed']);
+    expect(added[0]!.text).toBe(whole);
+    expect(added[1]!.text).toBe(whole);
+  });
+
   it('serialises concurrent turns in call order', async () => {
     const { session } = newSession();
     const [a, b] = await Promise.all([session.addTurn([block('one')]), session.addTurn([block('two')])]);

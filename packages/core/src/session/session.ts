@@ -41,6 +41,12 @@ export interface SessionOptions {
   readonly astDelta?: boolean;
   /** Skeleton digest of large source files (default on); `false` for a lossless-only session. */
   readonly skeleton?: boolean | SkeletonOptions;
+  /**
+   * Blocks to send byte-exact whatever else would apply — no reference, delta, skeleton or compression
+   * (a learned policy's protected signatures). Asked each time a block is encoded; a caller that replays
+   * blocks into a new session must answer as it did the first time, or the replayed bytes differ.
+   */
+  readonly sendWhole?: (block: Block) => boolean;
   /** Blocks shorter than this many characters are always sent as they are compressed (default 200). */
   readonly minReferenceChars?: number;
   /** A delta is sent only when it is at most this fraction of the full text's length (default 0.5). */
@@ -171,6 +177,7 @@ export class Session {
       this.contextTokens += countTokens(text);
       return record('full', text, []);
     }
+    if (this.options.sendWhole?.(block)) return record('full', text, []);
     const referable = inert && text.length >= this.minReferenceChars;
 
     if (referable && this.options.dedup !== false) {

@@ -3,7 +3,7 @@ import type { Block, Handle } from '@distil/contract';
 import { distilHome } from '@distil/core';
 import { z } from 'zod';
 import { Signature, signatureOf } from './signature.js';
-import { readStats, updateStats } from './stats-file.js';
+import { readStats, updateStats, updateStatsAsync } from './stats-file.js';
 
 /** When a signature's expands say it is load-bearing. */
 export interface ExpandThresholds {
@@ -40,6 +40,11 @@ export const expandStatsPath = (home: string = distilHome()): string =>
 
 const empty = (): ExpandStats => ({ version: 1, signatures: {} });
 
+/** The stored expand statistics of `home` (empty when nothing was recorded yet). */
+export function readExpandStats(home: string = distilHome()): ExpandStats {
+  return readStats(expandStatsPath(home), ExpandStats, empty);
+}
+
 /** Whether counts cross the thresholds. */
 export function expandCrosses(digests: number, expands: number, t: ExpandThresholds): boolean {
   return expands >= t.minExpands && expands >= t.rate * Math.max(digests, 1);
@@ -54,12 +59,16 @@ const MAX_TRACKED_HANDLES = 50_000;
  * whose expand rate crosses the threshold is protected — never digested again, kept byte-exact. Protection
  * is sticky and counts only grow, so the flywheel only ever makes Distil more conservative.
  *
- * Counts are kept in memory and merged into `$DISTIL_HOME/learn/expand-stats.json` by `flush()`, under a
- * lock and with an atomic write, so several processes can feed one file.
+ * Counts are kept in memory and merged into `$DISTIL_HOME/learn/expand-stats.json` by `flush()` (or
+ * `flushAsync()`, for a server), under a lock and with an atomic write, so several processes can feed one
+ * file; a flush also takes in what the others wrote. Verdicts count what is not written yet, so a
+ * signature is protected from the event that crossed its threshold on.
  */
 export class ExpandFlywheel {
   private stored: ExpandStats;
   private readonly pending = new Map<Signature, { digests: number; expands: number }>();
+  /** Counts taken by a flushAsync still writing: still counted until the file holds them. */
+  private readonly inFlight = new Map<Signature, { digests: number; expands: number }>();
   private readonly latched = new Set<Signature>();
   private readonly handles = new Map<Handle, Signature>();
 
@@ -121,24 +130,54 @@ export class ExpandFlywheel {
   counts(signature: string): { digests: number; expands: number } {
     const stored = this.stored.signatures[signature];
     const pending = this.pending.get(signature);
+    const writing = this.inFlight.get(signature);
     return {
-      digests: (stored?.digests ?? 0) + (pending?.digests ?? 0),
-      expands: (stored?.expands ?? 0) + (pending?.expands ?? 0),
+      digests: (stored?.digests ?? 0) + (writing?.digests ?? 0) + (pending?.digests ?? 0),
+      expands: (stored?.expands ?? 0) + (writing?.expands ?? 0) + (pending?.expands ?? 0),
     };
+  }
+
+  /** Whether counts were recorded that no flush has written yet. */
+  get dirty(): boolean {
+    return this.pending.size > 0;
   }
 
   /** The statistics as they would be after a flush. */
   snapshot(): ExpandStats {
-    return merge(this.stored, this.pending, this.latched, this.thresholds, new Date().toISOString());
+    const unwritten = new Map(this.inFlight);
+    addCounts(unwritten, this.pending);
+    return merge(this.stored, unwritten, this.latched, this.thresholds, new Date().toISOString());
   }
 
-  /** Merges the pending counts into the stored file (locked, atomic). */
+  /** Merges the pending counts into the stored file (locked, atomic). Not while a flushAsync runs. */
   flush(): void {
     const now = new Date().toISOString();
     this.stored = updateStats(this.path, ExpandStats, empty, (current) =>
       merge(current, this.pending, this.latched, this.thresholds, now),
     );
     this.pending.clear();
+  }
+
+  /**
+   * flush() without blocking the event loop. Counts recorded while it writes wait for the next flush; when
+   * the write fails, the counts it took are pending again (nothing is lost, nothing counted twice).
+   */
+  async flushAsync(): Promise<void> {
+    const taken = new Map(this.pending);
+    this.pending.clear();
+    addCounts(this.inFlight, taken);
+    let written = false;
+    try {
+      const now = new Date().toISOString();
+      this.stored = await updateStatsAsync(this.path, ExpandStats, empty, (current) =>
+        merge(current, taken, this.latched, this.thresholds, now),
+      );
+      written = true;
+    } finally {
+      // In the same step as `stored` took them in, so counts() never sees them twice or not at all.
+      addCounts(this.inFlight, taken, -1);
+      if (!written) addCounts(this.pending, taken);
+    }
   }
 
   private bump(signature: Signature, digests: number, expands: number): void {
@@ -149,6 +188,26 @@ export class ExpandFlywheel {
     this.pending.set(signature, p);
     const c = this.counts(signature);
     if (expandCrosses(c.digests, c.expands, this.thresholds)) this.latched.add(signature);
+  }
+}
+
+type CountMap = Map<Signature, { digests: number; expands: number }>;
+
+/** Adds `sign` × `from` into `into`, dropping rows that reach zero. */
+function addCounts(
+  into: CountMap,
+  from: ReadonlyMap<Signature, { digests: number; expands: number }>,
+  sign = 1,
+): void {
+  for (const [signature, c] of from) {
+    // a new row each time: maps copied from one another never share one
+    const prev = into.get(signature);
+    const row = {
+      digests: (prev?.digests ?? 0) + sign * c.digests,
+      expands: (prev?.expands ?? 0) + sign * c.expands,
+    };
+    if (row.digests === 0 && row.expands === 0) into.delete(signature);
+    else into.set(signature, row);
   }
 }
 

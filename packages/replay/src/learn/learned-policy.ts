@@ -3,10 +3,9 @@ import { type BlockCompressor, type CompressOptions, compressBlock, distilHome }
 import {
   DEFAULT_EXPAND_THRESHOLDS,
   type ExpandStats,
-  ExpandStats as ExpandStatsSchema,
   type ExpandThresholds,
   expandCrosses,
-  expandStatsPath,
+  readExpandStats,
 } from './expand-flywheel.js';
 import {
   DEFAULT_GUIDELINE_THRESHOLDS,
@@ -16,7 +15,6 @@ import {
   readGuidelineStats,
 } from './guideline-flywheel.js';
 import { signatureOf } from './signature.js';
-import { readStats } from './stats-file.js';
 
 /** Why a signature is protected. */
 export type ProtectionReason = 'expands' | 'regressions';
@@ -56,11 +54,7 @@ export class LearnedPolicy {
 
   /** The policy learned under `home` (default $DISTIL_HOME); empty when nothing was learned yet. */
   static load(home: string = distilHome()): LearnedPolicy {
-    const expand = readStats(expandStatsPath(home), ExpandStatsSchema, () => ({
-      version: 1 as const,
-      signatures: {},
-    }));
-    return new LearnedPolicy(expand, readGuidelineStats(home));
+    return new LearnedPolicy(readExpandStats(home), readGuidelineStats(home));
   }
 
   /** Whether blocks of `signature` must be kept byte-exact (never digested). */
@@ -78,7 +72,7 @@ export class LearnedPolicy {
     block: { kind: ContentKind; text: string },
     requested: 'lossless' | 'digest',
   ): 'lossless' | 'digest' {
-    return requested === 'digest' && this.isProtected(signatureOf(block)) ? 'lossless' : requested;
+    return requested === 'digest' && protects(this, block) ? 'lossless' : requested;
   }
 
   /** Every signature either flywheel has seen, with its counts and verdict, sorted by signature. */
@@ -110,19 +104,29 @@ export class LearnedPolicy {
   }
 }
 
+/** What can say whether a signature is protected: a LearnedPolicy, a live ExpandFlywheel, or both. */
+export interface ProtectionSource {
+  isProtected(signature: string): boolean;
+}
+
+/**
+ * Whether `policy` keeps `block` byte-exact: the one place a block is matched against the learned policy,
+ * by the signature of its original (what the flywheels count), for `distil compress` and the proxy alike.
+ */
+export function protects(policy: ProtectionSource, block: Pick<Block, 'kind' | 'text'>): boolean {
+  return policy.isProtected(signatureOf(block));
+}
+
 /**
  * The pipeline's compressBlock under a learned policy, as a BlockCompressor for a Session: blocks of a
  * protected signature are sent byte-exact. `isProtected` may be a LearnedPolicy's or a live
  * ExpandFlywheel's.
  */
-export function policyCompressor(
-  options: CompressOptions,
-  policy: { isProtected(signature: string): boolean },
-): BlockCompressor {
+export function policyCompressor(options: CompressOptions, policy: ProtectionSource): BlockCompressor {
   return (block: Block) => {
     const depth = options.depth ?? 'digest';
     // a protected signature is sent byte-exact: not digested, not re-encoded either
-    if (depth === 'digest' && policy.isProtected(signatureOf(block))) {
+    if (depth === 'digest' && protects(policy, block)) {
       return Promise.resolve({
         text: block.text,
         handles: [],

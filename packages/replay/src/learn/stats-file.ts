@@ -1,12 +1,16 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
-import { writeFileAtomic } from '../atomic-file.js';
+import { writeFileAtomic, writeFileAtomicAsync } from '../atomic-file.js';
 
 /** A lock older than this is left over from a crashed writer and is broken. */
 const STALE_LOCK_MS = 10_000;
 /** Give up waiting for a live lock after this long. */
 const LOCK_WAIT_MS = 5_000;
+/** Between two attempts at a lock held by someone else. */
+const LOCK_RETRY_MS = 15;
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const sleepSync = (ms: number): void => {
@@ -14,30 +18,47 @@ const sleepSync = (ms: number): void => {
 };
 
 /**
- * Runs `critical` while holding `${path}.lock`, an exclusively created file (O_EXCL), so two processes
- * updating the same statistics (a proxy and a `distil certify-trajectories` run) never lose each other's
- * counts. A lock left by a crashed process is broken once stale.
+ * One attempt at `lock`, an exclusively created file (O_EXCL): true when taken. A lock left by a crashed
+ * process is broken once stale; waiting longer than LOCK_WAIT_MS since `started` is an error.
+ */
+function tryLock(lock: string, started: number): boolean {
+  try {
+    closeSync(openSync(lock, 'wx', 0o600));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { force: true });
+    } catch {
+      // the holder released it between our open and stat: try again
+    }
+    if (Date.now() - started > LOCK_WAIT_MS) throw new Error(`timed out waiting for the lock ${lock}`);
+    return false;
+  }
+}
+
+/**
+ * Runs `critical` while holding `${path}.lock`, so two processes updating the same statistics (a proxy
+ * and a `distil certify-trajectories` run) never lose each other's counts.
  */
 export function withFileLock<T>(path: string, critical: () => T): T {
   const lock = `${path}.lock`;
   const started = Date.now();
-  for (;;) {
-    try {
-      closeSync(openSync(lock, 'wx', 0o600));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      try {
-        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { force: true });
-      } catch {
-        // the holder released it between our open and stat: try again
-      }
-      if (Date.now() - started > LOCK_WAIT_MS) throw new Error(`timed out waiting for the lock ${lock}`);
-      sleepSync(15);
-    }
-  }
+  while (!tryLock(lock, started)) sleepSync(LOCK_RETRY_MS);
   try {
     return critical();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** withFileLock for a server: waiting for the lock and the work under it never block the event loop. */
+export async function withFileLockAsync<T>(path: string, critical: () => Promise<T>): Promise<T> {
+  const lock = `${path}.lock`;
+  const started = Date.now();
+  while (!tryLock(lock, started)) await delay(LOCK_RETRY_MS);
+  try {
+    return await critical();
   } finally {
     rmSync(lock, { force: true });
   }
@@ -56,6 +77,25 @@ export function readStats<S extends z.ZodType>(path: string, schema: S, empty: (
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return empty();
     throw error;
   }
+  return parseStats(path, text, schema);
+}
+
+async function readStatsAsync<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  empty: () => z.infer<S>,
+): Promise<z.infer<S>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return empty();
+    throw error;
+  }
+  return parseStats(path, text, schema);
+}
+
+function parseStats<S extends z.ZodType>(path: string, text: string, schema: S): z.infer<S> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -71,6 +111,8 @@ export function readStats<S extends z.ZodType>(path: string, schema: S, empty: (
   return parsed.data;
 }
 
+const serialise = (stats: unknown): string => `${JSON.stringify(stats, null, 2)}\n`;
+
 /** Read-modify-write of the statistics at `path`, under the lock, written atomically. */
 export function updateStats<S extends z.ZodType>(
   path: string,
@@ -81,7 +123,22 @@ export function updateStats<S extends z.ZodType>(
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   return withFileLock(path, () => {
     const next = update(readStats(path, schema, empty));
-    writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`);
+    writeFileAtomic(path, serialise(next));
+    return next;
+  });
+}
+
+/** updateStats without blocking the event loop (a proxy writes its counts while it serves). */
+export async function updateStatsAsync<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  empty: () => z.infer<S>,
+  update: (stats: z.infer<S>) => z.infer<S>,
+): Promise<z.infer<S>> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+  return withFileLockAsync(path, async () => {
+    const next = update(await readStatsAsync(path, schema, empty));
+    await writeFileAtomicAsync(path, serialise(next));
     return next;
   });
 }

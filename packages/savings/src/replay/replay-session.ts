@@ -82,6 +82,8 @@ export async function replaySession(
     keepModel: options.keepModel,
     home,
     shadow: false,
+    // a replay measures the compressor as it stands: its scripted expands must not change it mid-replay
+    learn: false,
     log: (line) => proxyLog.push(line),
   });
   try {

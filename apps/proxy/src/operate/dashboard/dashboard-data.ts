@@ -55,9 +55,9 @@ const FrontierFile = z.looseObject({ runner: z.string(), frontier: z.array(DialP
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-function policyPanel(home: string): DashboardData['policy'] {
+function policyPanel(load: () => LearnedPolicy): DashboardData['policy'] {
   try {
-    const policy = LearnedPolicy.load(home);
+    const policy = load();
     const entries = policy.entries();
     if (entries.length === 0) {
       return {
@@ -126,6 +126,8 @@ export function dashboardData(
   totals: SavingsTotals,
   timeline: SavingsTimeline,
   shadowSampleRate: number,
+  /** The learned policy to show: the running proxy's own, else what `home` stores. */
+  policy: () => LearnedPolicy = () => LearnedPolicy.load(home),
 ): DashboardData {
   const latest = timeline.latest();
   const billedInput = totals.billed.input + totals.billed.cacheWrite + totals.billed.cacheRead;
@@ -139,7 +141,7 @@ export function dashboardData(
     overhead: timeline.overhead(),
     expands: timeline.expands(),
     shadow: shadowPanel(home, shadowSampleRate),
-    policy: policyPanel(home),
+    policy: policyPanel(policy),
     frontier: frontierPanel(home),
   };
 }
