@@ -25,12 +25,12 @@ export function firstHandle(text: string): string {
 }
 
 /**
- * A proxy on a free loopback port pointed at the fake upstream, with an in-memory store and a Distil home
+ * A proxy on a free loopback port pointed at a fake upstream (either stand-in), with an in-memory store and a Distil home
  * of its own (removed when it closes, unless the test gave one): nothing a test does reaches the real
  * home, and no test sees what another one learned.
  */
 export async function startTestProxy(
-  upstream: FakeUpstream,
+  upstream: Pick<FakeUpstream, 'url'>,
   options: Partial<StartProxyOptions> = {},
 ): Promise<RunningProxy & { logs: string[]; store: MemoryRestoreStore; home: string }> {
   const logs: string[] = [];

@@ -1,8 +1,6 @@
-import { SalienceKeepModel } from '@distil/codec';
-import { MemoryRestoreStore } from '@distil/core';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningProxy, startProxy } from '../../src/index.js';
+import { startTestProxy, type TestProxy } from '../fixtures.js';
 import { FAULT_HEADER, FaultUpstream } from './fault-upstream.js';
 import { errorsIn, fireWave, loadAgent, loadRequests } from './load-run.js';
 
@@ -20,9 +18,8 @@ const median = (values: readonly number[]): number => {
 
 describe('500 concurrent slow streams through one proxy', () => {
   let upstream: FaultUpstream;
-  let proxy: RunningProxy;
+  let proxy: TestProxy;
   const agent = loadAgent(STREAMS + 2 * PROBES);
-  const logs: string[] = [];
 
   // Every stream stays open (its model still thinking) until the probes are done: however slowly a loaded
   // machine compresses the 500 requests, all of them are open at once while the probes run.
@@ -33,15 +30,7 @@ describe('500 concurrent slow streams through one proxy', () => {
 
   beforeAll(async () => {
     upstream = await new FaultUpstream().define('slow', { kind: 'gated', gate }).start();
-    proxy = await startProxy({
-      port: 0,
-      learn: false, // nothing learned from or into the real Distil home
-      anthropicUpstream: upstream.url,
-      openaiUpstream: upstream.url,
-      store: new MemoryRestoreStore(),
-      keepModel: new SalienceKeepModel(),
-      log: (line) => logs.push(line),
-    });
+    proxy = await startTestProxy(upstream, { learn: false });
   });
   afterAll(async () => {
     release();
@@ -113,6 +102,6 @@ describe('500 concurrent slow streams through one proxy', () => {
     expect(results.every((r) => r.bytes.includes('message_stop') || r.bytes.includes('[DONE]'))).toBe(true);
     // Bounded: 500 open streams and their compressed requests stay well inside a process's means.
     expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(300 * 1024 ** 2);
-    expect(logs).toEqual([]);
+    expect(proxy.logs).toEqual([]);
   }, 60_000);
 });
