@@ -46,4 +46,15 @@ describe('isSurprising', () => {
       expect(isSurprising(line), line).toBe(true);
     }
   });
+
+  it('reads a line logged at an informational level after a five-field timestamp as narration', () => {
+    const stamp = (level: string, message = 'Could not read the settings file') =>
+      `Apr 12 14:34:27.143 - 0m0s ${level} app: settings.go:71 ${message}`;
+    for (const level of ['DEBUG', 'TRACE', 'INFO']) expect(isSurprising(stamp(level)), level).toBe(false);
+    expect(isSurprising(stamp('ERROR'))).toBe(true);
+    expect(isSurprising(stamp('WARN'))).toBe(true);
+    // a DEBUG line narrates whatever it says; an INFO line still reports a strong word
+    expect(isSurprising(stamp('DEBUG', 'open: no such file or directory'))).toBe(false);
+    expect(isSurprising(stamp('INFO', 'open: no such file or directory'))).toBe(true);
+  });
 });

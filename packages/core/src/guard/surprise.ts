@@ -27,7 +27,7 @@ const PASS_START = /^\s*(?:✔|✓|√|☑|✅|ok \d+\b|--- PASS\b|PASS(?:ED)?\b
 const WEAK =
   /\b(?:not found|not defined|undefined|not recognized|unknown (?:option|flag|command|argument)|no such (?:option|command)|cannot|can't|could not|couldn't|unable to|missing|unresolved|invalid|illegal|unexpected|mismatch|conflict|broken|violation|rejected|degraded|anomal(?:y|ies|ous))\b/i;
 // A log line's own level: below WARN, an application is narrating, not failing.
-const QUIET_LEVEL = /^\W{0,3}(?:\S+\s+){0,4}?\[?(DEBUG|TRACE|FINE|FINER|VERBOSE|INFO|NOTICE)\]?[\s:]/;
+const QUIET_LEVEL = /^\W{0,3}(?:\S+\s+){0,5}?\[?(DEBUG|TRACE|FINE|FINER|VERBOSE|INFO|NOTICE)\]?[\s:]/;
 
 // A logger, package or module name (`uvicorn.error`, `app.errors.handler`): its words name a place.
 const DOTTED_NAME = /[A-Za-z_][\w-]*\.[A-Za-z_][\w.-]*/;

@@ -127,21 +127,25 @@ async function digestBlock(
   const alike = citedTemplates(lines);
   const ends = keptEnds(lines.length, options.tiers);
   const released = alikeGuarded(lines, guard, alike, table, ends);
+  const alikeFindings = released.slice();
   const verdicts = routinePassingVerdicts(lines, table);
   for (let i = 0; i < lines.length; i++) released[i] = released[i]! | verdicts[i]!;
   const fixed = fixedLines(lines, guard, options.tiers, table, released);
   const scores = await scoreUndecided(options.keepModel, lines, block.kind, guard, fixed, released);
-  const keep = selectLines({ lines, guard, fixed, scores, released }, options.tiers);
+  const keep = selectLines({ lines, guard, fixed, scores, released, templates: alike }, options.tiers);
   const repeats = releaseRepeats(raw, keep, pinnedLines(guard, ends));
   const findings = guard.map((r) => ((r & GuardReason.surprise) !== 0 ? 1 : 0));
   // The store refuses a short-handle collision (an attacker can engineer one in ~2^24 hashes); the block
   // then goes out whole — a denial of savings, never a failed request or a wrong expansion.
-  const folded = await foldRuns(segments, keep, options.store, { alike, findings, repeats }).catch(
-    (error: unknown) => {
-      if (error instanceof HandleCollisionError) return null;
-      throw error;
-    },
-  );
+  const folded = await foldRuns(segments, keep, options.store, {
+    alike,
+    findings,
+    repeats,
+    alikeFindings,
+  }).catch((error: unknown) => {
+    if (error instanceof HandleCollisionError) return null;
+    throw error;
+  });
   if (folded === null) return COLLISION;
   if (folded.handles.length === 0) return 'nothing worth folding';
   const text = hasEnvelope(envelope) ? envelope.prefix + folded.text + envelope.suffix : folded.text;

@@ -104,4 +104,84 @@ describe('repeated guarded lines fold', () => {
       { numRuns: 40 },
     );
   });
+
+  it("folds the kinds a long report of interleaved findings repeats, keeping each kind's first three and last two", async () => {
+    const kinds = [
+      (i: number) =>
+        `M V EI: org.example.Part${i}.getBytes() may expose internal representation by returning Part${i}.bytes  At Part${i}.java:[line ${i + 20}]`,
+      (i: number) =>
+        `M B THROWS: Method lists Throwable in its throws clause.  At Test${i}.java:[line ${i + 7}]`,
+      (i: number) =>
+        `M C RCN: Nullcheck of wb${i} at line ${i + 3} of value previously dereferenced in org.example.Sheet${i}.run()  At Sheet${i}.java:[line ${i + 3}]`,
+    ];
+    // a rare kind now and then, and a strong-worded one: both stay whatever the list holds
+    const rare = (i: number) =>
+      `H B Nm: The class name org.example.Shadow${i} shadows a simple name  At Shadow${i}.java:[line 1]`;
+    const strong = (i: number) =>
+      `M B THROWS: Method lists Exception in its throws clause.  At Io${i}.java:[line ${i + 1}]`;
+    const findings: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      findings.push(kinds[i % 3]!(i), kinds[(i + 1) % 3]!(i + 100));
+      if (i % 25 === 0) findings.push(rare(i));
+      if (i % 10 === 5) findings.push(strong(i));
+    }
+    const text = lintLog(findings);
+    const { out, store, restored } = await compress(text);
+    expect(restored).toBe(text);
+    for (const kind of kinds) {
+      const members = findings.filter((f) => f.startsWith(kind(0).slice(0, 8)) && !f.includes('Exception'));
+      const shown = members.filter((m) => out.text.includes(m));
+      expect(shown.slice(0, 3)).toEqual(members.slice(0, 3));
+      expect(shown.slice(-2)).toEqual(members.slice(-2));
+      // others show only as a strong-worded finding's context, or alone between kept lines (too short to fold)
+      expect(shown.length).toBeLessThan(members.length / 2);
+    }
+    for (const f of findings)
+      if (f.startsWith('H B') || f.includes('Exception')) expect(out.text).toContain(f);
+    // every stub over hidden findings says they are like the findings above
+    const stubs = findStubs(out.text);
+    const announced = stubs.filter((s) =>
+      out.text.slice(s.index, s.index + s.length).includes('like the findings above'),
+    );
+    expect(announced.length).toBeGreaterThan(0);
+    for (const stub of stubs) {
+      const hidden = new TextDecoder().decode(await store.get(stub.handle));
+      const stubText = out.text.slice(stub.index, stub.index + stub.length);
+      if (hidden.startsWith('M ')) expect(stubText).toMatch(/like the (?:findings|line|error) above/);
+    }
+  });
+
+  it('keeps alike findings that stand next to no other finding, however many of a kind the block holds', async () => {
+    const lines = Array.from({ length: 120 }, (_, i) => [
+      `M B THROWS: Method lists Throwable in its throws clause.  At Test${i}.java:[line ${i + 7}]`,
+      `> Task :module${i}:check`,
+    ]).flat();
+    const { out } = await compress(lintLog(lines));
+    for (const line of lines) if (line.startsWith('M ')) expect(out.text).toContain(line);
+  });
+
+  it("restores byte for byte and shows each kind's first three and every strong-worded finding, whatever the interleaving", async () => {
+    const kinds = [
+      (i: number) =>
+        `M V EI: org.example.Part${i}.get() may expose internal representation  At Part${i}.java:[line ${i}]`,
+      (i: number) => `M B THROWS: Method lists Throwable in its throws clause.  At Test${i}.java:[line ${i}]`,
+      (i: number) => `M B THROWS: Method lists Exception in its throws clause.  At Io${i}.java:[line ${i}]`,
+      (i: number) => `> Task :module${i}:spotbugsMain`,
+    ];
+    const line = fc.tuple(fc.constantFrom(0, 0, 0, 1, 1, 1, 2, 3), fc.nat(9999));
+    await fc.assert(
+      fc.asyncProperty(fc.array(line, { minLength: 60, maxLength: 320, size: 'max' }), async (picks) => {
+        const lines = picks.map(([k, i]) => kinds[k]!(i));
+        const text = lintLog(lines);
+        const { out, restored } = await compress(text);
+        expect(restored).toBe(text);
+        for (const l of lines) if (l.includes('Exception')) expect(out.text).toContain(l);
+        for (const prefix of ['M V EI:', 'M B THROWS: Method lists Throwable']) {
+          const members = lines.filter((l) => l.startsWith(prefix));
+          for (const m of members.slice(0, 3)) expect(out.text).toContain(m);
+        }
+      }),
+      { numRuns: 30 },
+    );
+  });
 });

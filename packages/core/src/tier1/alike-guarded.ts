@@ -7,10 +7,10 @@ import { isVerdict } from './verdicts.js';
 /**
  * Repeated guarded lines fold (issue #16): a linter that prints 330 warnings of one template
  * (`src/env.js:132:41: 'x' is flagged by eqeqeq. [Warning/no-useless-escape]`) guards every one of them
- * as a source location, and pinned lines are exempt from noise dedup, so all 330 stayed. When a run of
- * more than {@link MAX_ALIKE} consecutive guarded lines shares one mined template, its first
- * {@link KEEP_FIRST} and last {@link KEEP_LAST} stay and the rest fold; the stub over such a run says the lines are like the
- * kept one above (fold.ts), and the handle gives every one of them back.
+ * as a source location, and pinned lines are exempt from noise dedup, so all 330 stayed. When a list of
+ * findings holds more than {@link MAX_ALIKE} lines of one mined template, that template's first
+ * {@link KEEP_FIRST} and last {@link KEEP_LAST} stay and the rest fold; the stub says the hidden lines are
+ * like the kept line or the findings above (fold.ts), and the handle gives every one of them back.
  *
  * What never folds this way: a line with a strong failure word (an error must not go behind a stub as
  * "more of the same"; noise dedup, announced the same way, is what handles floods of those), an anchor,
@@ -22,7 +22,7 @@ const MAX_ALIKE = 48;
 const KEEP_FIRST = 3;
 const KEEP_LAST = 2;
 
-/** The reasons that make a line one of a run of alike findings. */
+/** The reasons that make a line a finding: one of a list of alike findings, or a neighbour in one. */
 const FINDING = GuardReason.location | GuardReason.surprise;
 /** Guard reasons that may fold as one of many alike; any other reason keeps the line. */
 const FOLDABLE = FINDING | GuardReason.identifier | GuardReason.entropy;
@@ -34,11 +34,17 @@ export interface KeptEnds {
 }
 
 /**
- * The guarded lines to release to the fold (1 = release) as members of a large alike run: each maximal
- * run of consecutive eligible guarded lines of one mined template (`clusterOf`; -1 for a line whose
- * template says nothing, never grouped) longer than 48 lines keeps its first three and last two. `table`
- * gives each distinct text's keyword families. Only a run: findings spread over a report, each with
- * its own excerpt below it (rubocop, a compiler's caret lines), are each a finding to read.
+ * The guarded lines to release to the fold (1 = release) as members of a large alike list. A line is a
+ * member of its mined template (`clusterOf`; -1 for a line whose template says nothing, never grouped)
+ * when it may fold (see mayFold) and stands in a list of findings: a line next to it, above or below, is
+ * a finding too. A template with more than 48 members in the block keeps its first three and last two;
+ * the rest fold. `table` gives each distinct text's keyword families.
+ *
+ * A list, not one template's run: a static analyser reports a thousand findings sorted by class, so its
+ * kinds interleave (`M V EI: … may expose internal representation by returning …` among `M B THROWS:
+ * Method lists Throwable in its throws clause. At X.java:[line 52]`), and the first few of each kind
+ * carry the news. Findings spread over a report, each with its own excerpt below it (rubocop, a
+ * compiler's caret lines), stand next to no other finding: each is one to read, and stays.
  */
 export function alikeGuarded(
   lines: readonly string[],
@@ -57,16 +63,17 @@ export function alikeGuarded(
     if (eligible[u] === 0) eligible[u] = mayFold(lines[i]!, table.keywords[u]!) ? 2 : 1;
     return eligible[u] === 2;
   };
-  let i = ends.head;
-  while (i < ends.tailStart) {
-    if (!mayFoldAt(i)) {
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    while (j < ends.tailStart && clusterOf[j] === clusterOf[i] && mayFoldAt(j)) j++;
-    if (j - i > MAX_ALIKE) released.fill(1, i + KEEP_FIRST, j - KEEP_LAST);
-    i = j;
+  const isFinding = (i: number): boolean => i >= 0 && i < lines.length && (guard[i]! & FINDING) !== 0;
+  const members = new Map<number, number[]>();
+  for (let i = ends.head; i < ends.tailStart; i++) {
+    if (!mayFoldAt(i) || !(isFinding(i - 1) || isFinding(i + 1))) continue;
+    const list = members.get(clusterOf[i]!);
+    if (list) list.push(i);
+    else members.set(clusterOf[i]!, [i]);
+  }
+  for (const list of members.values()) {
+    if (list.length <= MAX_ALIKE) continue;
+    for (let k = KEEP_FIRST; k < list.length - KEEP_LAST; k++) released[list[k]!] = 1;
   }
   return released;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keepErrorContext } from './error-context.js';
+import { ABOVE, keepErrorContext, TRACE } from './error-context.js';
 
 const count = (keep: Uint8Array): number => keep.reduce((n, k) => n + k, 0);
 
@@ -32,5 +32,32 @@ describe("an error's context", () => {
     keepErrorContext(lines, errors, keep);
     expect(count(keep)).toBeLessThanOrEqual(400);
     expect(keep[1]).toBe(1);
+  });
+
+  it('says which lines stand above an error and which carry its trace', () => {
+    const lines = [
+      'step one',
+      '  src/a.ts',
+      '  src/b.ts',
+      'FAIL: 2 files',
+      '    expected 1',
+      '    received 2',
+      'done',
+      'second error',
+      '    its detail',
+    ];
+    const errors = new Uint8Array(lines.length);
+    errors[3] = 1;
+    errors[7] = 1;
+    const keep = new Uint8Array(lines.length);
+    const roles = new Uint8Array(lines.length);
+    keepErrorContext(lines, errors, keep, roles);
+    // 'done' ends the first trace and stands above the second error; the first error's trace lines are
+    // above the second too, and stay its trace
+    expect([...roles]).toEqual([ABOVE, ABOVE, ABOVE, 0, TRACE, TRACE, ABOVE, 0, TRACE]);
+    // the roles change nothing about what is kept
+    const plain = new Uint8Array(lines.length);
+    keepErrorContext(lines, errors, plain);
+    expect([...plain]).toEqual([...keep]);
   });
 });

@@ -66,6 +66,11 @@ function continuesTrace(line: string, baseIndent: number): boolean {
   return isContinuation(line, baseIndent) || FENCE.test(line);
 }
 
+/** In keepErrorContext's `roles`: a line kept only as what stands above an error. */
+export const ABOVE = 1;
+/** In keepErrorContext's `roles`: a line of an error's trace, or one of the lines just after it. */
+export const TRACE = 2;
+
 /** In `errors`: a kept stack frame, whose trace is followed forward but which pulls in no neighbours. */
 export const FRAME_SEED = 2;
 
@@ -80,9 +85,16 @@ export function isFrame(line: string): boolean {
  * Marks, in `keep`, the context of each error line flagged in `errors` (1), and the rest of the stack
  * trace after each kept frame flagged `FRAME_SEED` (a trace the error's own window did not reach, e.g.
  * when a runner double-spaces its output). `lines` are the analysed view
- * of the block (terminal colour codes removed).
+ * of the block (terminal colour codes removed). `roles` (optional) says why each line was kept: {@link ABOVE}
+ * for a line kept only as what stands above an error, {@link TRACE} for one of an error's trace or the lines
+ * just after it (whatever else it stands above).
  */
-export function keepErrorContext(lines: readonly string[], errors: Uint8Array, keep: Uint8Array): void {
+export function keepErrorContext(
+  lines: readonly string[],
+  errors: Uint8Array,
+  keep: Uint8Array,
+  roles?: Uint8Array,
+): void {
   const n = lines.length;
   let reach = -1; // the furthest line already covered by an earlier error's continuation
   for (let i = 0; i < n; i++) {
@@ -93,12 +105,18 @@ export function keepErrorContext(lines: readonly string[], errors: Uint8Array, k
       const line = lines[b]!;
       const continues = isContinuation(line, base) || LOCATION.test(line);
       if (b < i - BEFORE && !continues) break;
-      if (continues || line.length <= MAX_NEIGHBOUR_CHARS) keep[b] = 1;
+      if (continues || line.length <= MAX_NEIGHBOUR_CHARS) {
+        keep[b] = 1;
+        if (roles && roles[b] === 0) roles[b] = ABOVE;
+      }
     }
     // lines up to `reach` are already kept: resume the scan there, which keeps the whole pass linear
     let j = Math.max(i + 1, reach);
     for (; !frameOnly && j < n && j <= i + ALWAYS_AFTER; j++) {
-      if (lines[j]!.length <= MAX_NEIGHBOUR_CHARS || isContinuation(lines[j]!, base)) keep[j] = 1;
+      if (lines[j]!.length <= MAX_NEIGHBOUR_CHARS || isContinuation(lines[j]!, base)) {
+        keep[j] = 1;
+        if (roles) roles[j] = TRACE;
+      }
     }
     while (j < n && j <= i + MAX_CONTINUATION) {
       // one blank line inside a trace does not end it when the trace goes on after it
@@ -107,7 +125,10 @@ export function keepErrorContext(lines: readonly string[], errors: Uint8Array, k
       // a fenced snippet of the failing code (```…```) belongs to the failure whole
       const end = FENCE.test(line) ? closingFence(lines, next) : next;
       if (!continuesTrace(line, base)) break;
-      for (; j <= end; j++) keep[j] = 1;
+      for (; j <= end; j++) {
+        keep[j] = 1;
+        if (roles) roles[j] = TRACE;
+      }
     }
     reach = Math.max(reach, j);
   }

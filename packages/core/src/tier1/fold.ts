@@ -6,13 +6,15 @@ const MIN_FOLD_CHARS = 120;
 
 /**
  * What the fold knows of each line, for the stub's note (see StubNote): `alike` names each line's
- * template (-1 for none worth citing), `findings` marks the lines the guard found surprising and
- * `repeats` the lines that copy a line kept above them.
+ * template (-1 for none worth citing), `findings` marks the lines the guard found surprising,
+ * `repeats` the lines that copy a line kept above them and `alikeFindings` the findings folded as
+ * members of a template the block lists many times (see alikeGuarded).
  */
 export interface LineNotes {
   readonly alike?: Int32Array;
   readonly findings?: Uint8Array;
   readonly repeats?: Uint8Array;
+  readonly alikeFindings?: Uint8Array;
 }
 
 /** A block after folding: the text to send and the handles of every fold, in order. */
@@ -68,20 +70,29 @@ export async function foldRuns(
 
 /** The note for the stub over lines `start` to `end` (exclusive); see StubNote. */
 function noteFor(notes: LineNotes, start: number, end: number): StubNote | undefined {
-  const { alike, findings, repeats } = notes;
+  const { alike, findings, repeats, alikeFindings } = notes;
+  // a finding folded as one of many alike is counted as that, not as an error besides
+  let surprising = 0;
   let errors = 0;
-  if (findings) for (let k = start; k < end; k++) errors += findings[k]!;
+  let listed = 0;
+  for (let k = start; k < end; k++) {
+    surprising += findings?.[k] ?? 0;
+    if (alikeFindings?.[k] === 1) listed++;
+    else errors += findings?.[k] ?? 0;
+  }
   if (alike && start > 0 && alike[start - 1]! >= 0) {
     const template = alike[start - 1]!;
     let same = true;
     for (let k = start; k < end && same; k++) same = alike[k] === template;
     if (same)
-      return errors > 0 || findings?.[start - 1] === 1 ? 'like the error above' : 'like the line above';
+      return surprising > 0 || findings?.[start - 1] === 1 ? 'like the error above' : 'like the line above';
   }
+  if (listed === end - start) return 'like the findings above';
   if (repeats) {
     let copies = true;
     for (let k = start; k < end && copies; k++) copies = repeats[k] === 1;
     if (copies) return 'repeated above';
   }
-  return errors > 0 ? { errors } : undefined;
+  if (errors + listed === 0) return undefined;
+  return listed > 0 ? { errors, alike: listed } : { errors };
 }

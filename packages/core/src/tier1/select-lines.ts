@@ -2,7 +2,7 @@ import type { TierConfig } from '@distil/contract';
 import { GuardReason } from '../guard/guard-lines.js';
 import { type LineTable, lineTable } from '../guard/line-table.js';
 import type { KeptEnds } from './alike-guarded.js';
-import { FRAME_SEED, isFrame, keepErrorContext } from './error-context.js';
+import { ABOVE, FRAME_SEED, isFrame, keepErrorContext, TRACE } from './error-context.js';
 import { releaseNoise } from './noise-dedup.js';
 import { isVerdict } from './verdicts.js';
 
@@ -14,8 +14,10 @@ export interface LineSignals {
   readonly fixed: Uint8Array;
   /** KeepModel keep-probabilities per line; only read for lines neither fixed nor guarded. */
   readonly scores: Float32Array;
-  /** Guarded lines released to the fold as members of a large alike run (see alikeGuarded). */
+  /** Guarded lines released to the fold as members of a large alike list (see alikeGuarded). */
   readonly released?: Uint8Array;
+  /** Each line's mined template (-1 for none worth citing), when known: see releaseRoutineScored. */
+  readonly templates?: Int32Array;
 }
 
 /** Where a block of `n` lines ends its head and starts its tail: the lines kept as context. */
@@ -92,8 +94,9 @@ function scoreBar(signals: LineSignals, threshold: number): number {
 /**
  * Which lines of a block survive tier 1 (1 = keep), decided from the block's own text alone — no budget
  * is shared with any other block (spec/threat-model.txt). In order: head and tail context; decision
- * markers and verdicts; guarded lines but those released as members of a large alike run; lines the KeepModel scores at or above the threshold; outcome-aware
- * noise dedup releases repeats among the scored and guarded lines; the context of the errors that remain.
+ * markers and verdicts; guarded lines but those released as members of a large alike list; lines the KeepModel scores at or above the threshold; outcome-aware
+ * noise dedup releases repeats among the scored and guarded lines; the context of the errors that remain;
+ * then scored and context lines the block repeats by template or shape fold but for a few.
  */
 export function selectLines(signals: LineSignals, tiers: TierConfig): Uint8Array {
   const { lines, guard, fixed, scores, released } = signals;
@@ -111,7 +114,10 @@ export function selectLines(signals: LineSignals, tiers: TierConfig): Uint8Array
     if ((guard[i]! & GuardReason.surprise) !== 0) errors[i] = 1;
     else if (isFrame(lines[i]!)) errors[i] = FRAME_SEED;
   }
-  keepErrorContext(lines, errors, keep);
+  const scored = keep.slice();
+  const roles = new Uint8Array(n);
+  keepErrorContext(lines, errors, keep, roles);
+  if (signals.templates) releaseRoutineScored(signals.templates, keep, scored, roles, fixed, guard);
   releaseRoutineContext(lines, keep, fixed, guard);
   return keep;
 }
@@ -137,3 +143,38 @@ function releaseRoutineContext(
 
 /** Alike context lines beyond this many are routine (see releaseRoutineContext). */
 const ROUTINE_CONTEXT = 24;
+/** Routine lines of one template kept: the first of them and the last (see releaseRoutineScored). */
+const ROUTINE_FIRST = 3;
+const ROUTINE_LAST = 2;
+
+/**
+ * Lines kept for their score, or as what stands above an error, that the block repeats by template: a
+ * coverage table prints one row per source file (`  parser.js  |  100 |  100 |  100 |  100 |  |`),
+ * every row scores as structured data, the rows just above the failing summary are indented like its
+ * context, and each row names its own file, so no two share a shape. What a row says relative to the
+ * block is that it is one of many: lines of one mined template (`templates`, -1 for none) kept only this
+ * way, more than {@link ROUTINE_CONTEXT}, keep their first three and last two. `scored` marks the lines
+ * kept before any error's context, `roles` why keepErrorContext kept a line. An error's trace and the
+ * lines just after it (an expectation printed line by line), fixed and guarded lines never go this way.
+ */
+function releaseRoutineScored(
+  templates: Int32Array,
+  keep: Uint8Array,
+  scored: Uint8Array,
+  roles: Uint8Array,
+  fixed: Uint8Array,
+  guard: Uint8Array,
+): void {
+  const members = new Map<number, number[]>();
+  for (let i = 0; i < keep.length; i++) {
+    if (keep[i] === 0 || fixed[i] === 1 || guard[i] !== 0 || templates[i]! < 0) continue;
+    if (roles[i] === TRACE || (scored[i] === 0 && roles[i] !== ABOVE)) continue;
+    const list = members.get(templates[i]!);
+    if (list) list.push(i);
+    else members.set(templates[i]!, [i]);
+  }
+  for (const list of members.values()) {
+    if (list.length <= ROUTINE_CONTEXT) continue;
+    for (let k = ROUTINE_FIRST; k < list.length - ROUTINE_LAST; k++) keep[list[k]!] = 0;
+  }
+}

@@ -5,8 +5,14 @@ import { containsStubSyntax, findStubs, formatStub, type StubNote } from './stub
 const handle = fc.nat(0xffffff).map((n) => `dh_${n.toString(16).padStart(12, '0')}`);
 const note: fc.Arbitrary<StubNote | undefined> = fc.oneof(
   fc.constant(undefined),
-  fc.constantFrom<StubNote>('like the line above', 'like the error above', 'repeated above'),
+  fc.constantFrom<StubNote>(
+    'like the line above',
+    'like the error above',
+    'like the findings above',
+    'repeated above',
+  ),
   fc.integer({ min: 1, max: 1e5 }).map((errors) => ({ errors })),
+  fc.record({ errors: fc.nat(1e5), alike: fc.nat(1e5) }).filter(({ errors, alike }) => errors + alike > 0),
 );
 
 describe('stubs', () => {
@@ -32,6 +38,16 @@ describe('stubs', () => {
     expect(formatStub(25, h, 'repeated above')).toBe(`<< +25 lines repeated above, handle=${h} >>`);
     expect(formatStub(60, h, { errors: 1 })).toBe(`<< +60 lines incl. 1 error, handle=${h} >>`);
     expect(formatStub(60, h, { errors: 3 })).toBe(`<< +60 lines incl. 3 errors, handle=${h} >>`);
+    expect(formatStub(40, h, 'like the findings above')).toBe(
+      `<< +40 more lines like the findings above, handle=${h} >>`,
+    );
+    expect(formatStub(9, h, { errors: 0, alike: 7 })).toBe(
+      `<< +9 lines incl. 7 like the findings above, handle=${h} >>`,
+    );
+    expect(formatStub(20, h, { errors: 1, alike: 12 })).toBe(
+      `<< +20 lines incl. 1 error and 12 like the findings above, handle=${h} >>`,
+    );
+    expect(findStubs(`<< +3 lines incl. 2 like the errors above, handle=${h} >>`)).toEqual([]);
     expect(findStubs(`<< +3 lines like the warning above, handle=${h} >>`)).toEqual([]);
     expect(findStubs(`<< +3 lines incl. some errors, handle=${h} >>`)).toEqual([]);
   });

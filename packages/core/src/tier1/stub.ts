@@ -6,15 +6,20 @@ import { HANDLE_PATTERN, type Handle } from '@distil/contract';
  * - `like the line above`: all of the template of the kept line just above (`<< +325 lines like the line
  *   above, handle=… >>`), and `like the error above` when that line or the hidden ones are findings
  *   (`<< +59 more lines like the error above, handle=… >>`);
+ * - `like the findings above`: every hidden line is a finding of a template the block lists many times,
+ *   whose first members are shown above (`<< +40 more lines like the findings above, handle=… >>`);
  * - `repeated above`: every hidden line is a copy of a line shown above it;
- * - `{ errors }`: how many of the hidden lines are findings (`<< +60 lines incl. 3 errors, handle=… >>`).
+ * - `{ errors, alike }`: how many of the hidden lines are findings, and how many of those are like the
+ *   findings above (`<< +60 lines incl. 3 errors, handle=… >>`, `<< +9 lines incl. 7 like the findings
+ *   above, handle=… >>`, `<< +20 lines incl. 1 error and 12 like the findings above, handle=… >>`).
  * Fixed phrases and a count, never text from the block: a stub must not carry words an attacker chose.
  */
 export type StubNote =
   | 'like the line above'
   | 'like the error above'
+  | 'like the findings above'
   | 'repeated above'
-  | { readonly errors: number };
+  | { readonly errors: number; readonly alike?: number };
 
 /**
  * The stub that announces a fold (spec/threat-model.txt: "every fold announces itself"):
@@ -27,9 +32,12 @@ export function formatStub(lineCount: number, handle: Handle, note?: StubNote): 
 
 function describe(note: StubNote | undefined): string {
   if (note === undefined) return 'lines';
-  if (note === 'like the error above') return `more lines ${note}`;
+  if (note === 'like the error above' || note === 'like the findings above') return `more lines ${note}`;
   if (typeof note === 'string') return `lines ${note}`;
-  return `lines incl. ${note.errors} error${note.errors === 1 ? '' : 's'}`;
+  const errors = note.errors > 0 ? `${note.errors} error${note.errors === 1 ? '' : 's'}` : '';
+  const alike = (note.alike ?? 0) > 0 ? `${note.alike} like the findings above` : '';
+  if (errors === '' && alike === '') return 'lines';
+  return `lines incl. ${[errors, alike].filter(Boolean).join(' and ')}`;
 }
 
 /**
@@ -37,7 +45,7 @@ function describe(note: StubNote | undefined): string {
  * group 2 the handle.
  */
 export const STUB_IN_TEXT =
-  /<< \+(\d+) (?:more )?lines?(?: like the (?:line|error) above| repeated above| incl\. \d+ errors?)?, handle=(dh_[0-9a-f]{12}) >>/g;
+  /<< \+(\d+) (?:more )?lines?(?: like the (?:line|error|findings) above| repeated above| incl\. (?:\d+ errors?(?: and \d+ like the findings above)?|\d+ like the findings above))?, handle=(dh_[0-9a-f]{12}) >>/g;
 
 /** A stub found in text. */
 export interface FoundStub {
