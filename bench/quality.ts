@@ -6,7 +6,6 @@
  * release's), so a change shows what it costs as well as what it gains; `--write-baseline` stores this
  * run's figures there. Usage: pnpm bench:quality [LIMIT_PER_SET] [--show-lost] [--write-baseline]
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { loadKeepModel } from '@distil/codec';
 import { DistilConfig } from '@distil/contract';
@@ -14,107 +13,15 @@ import { compressBlock, countTokens, detectKind, MemoryRestoreStore, restoreBloc
 import { formatTable } from '../apps/cli/src/table.js';
 import { requireCorpus } from './corpus-path.js';
 import { beside, readBaseline, type SetFigures, writeBaseline } from './quality-baseline.js';
-
-interface Case {
-  readonly set: string;
-  readonly path: string;
-  readonly wanted: string[];
-}
+import { isBundled, qualityCases, readText, shownPath, splitLines, visibleCount } from './quality-cases.js';
 
 const corpus = requireCorpus();
 const showLost = process.argv.includes('--show-lost');
 const limit = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? Number.POSITIVE_INFINITY);
-const tools = join(corpus, 'tool_outputs');
-const splitLines = (text: string): string[] => text.split(/\r\n|\r|\n/);
-const norm = (s: string): string => s.split(/\s+/).filter(Boolean).join(' ');
-const VOLATILE =
-  /\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?|\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b|\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b|\b[0-9a-fA-F]{16,}\b|\b\d{5,}\b/g;
-const masked = (s: string): string => s.replace(VOLATILE, '#');
-const readText = (path: string): string => new TextDecoder().decode(readFileSync(path));
-
-function cidiffCases(): Case[] {
-  const base = join(tools, 'cidiff_breakages');
-  if (!existsSync(base)) return [];
-  return readdirSync(base, { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => {
-      const path = join(base, d.name, 'fail.log');
-      const lines = splitLines(readText(path));
-      const wanted: string[] = [];
-      for (const row of readText(join(base, d.name, 'groundtruth')).split('\n')) {
-        const m = /^\s*\w+\s+(\d+)-(\d+)/.exec(row);
-        if (m) wanted.push(...lines.slice(Number(m[1]) - 1, Number(m[2])));
-      }
-      return { set: 'cidiff', path, wanted };
-    });
-}
-
-function labelledCases(set: string): Case[] {
-  const base = join(tools, set);
-  if (!existsSync(base)) return [];
-  const entries = JSON.parse(readText(join(base, 'labels.json'))) as Record<string, unknown>[];
-  const cases: Case[] = [];
-  for (const e of entries) {
-    const path = join(base, String(e['log_file']));
-    if (set === 'logchunks') {
-      cases.push({ set, path, wanted: splitLines(String(e['failure_reason_chunk'])) });
-      continue;
-    }
-    // bugswarm: each failing test's most specific identifier that occurs in the log must stay visible
-    const expected = e['expected'] as Record<string, unknown>;
-    if (!expected['bool_t_failed'] || !expected['tr_t_failed']) continue;
-    const raw = readText(path);
-    const wanted: string[] = [];
-    for (const item of String(expected['tr_t_failed']).split('#')) {
-      const words = (item.match(/[A-Za-z_][\w-]{3,}/g) ?? []).sort((a, b) => b.length - a.length);
-      const word = words.find((w) => raw.includes(w));
-      if (word) wanted.push(word);
-    }
-    if (wanted.length > 0) cases.push({ set, path, wanted });
-  }
-  return cases;
-}
-
-function errorformatCases(): Case[] {
-  const base = join(tools, 'errorformat');
-  if (!existsSync(base)) return [];
-  return readdirSync(base)
-    .filter((f) => f.endsWith('.ok') && existsSync(join(base, f.replace(/\.ok$/, '.in'))))
-    .map((f) => ({
-      set: 'errorformat',
-      path: join(base, f.replace(/\.ok$/, '.in')),
-      // each diagnostic's message (after the `file|line col|` prefix) must survive
-      wanted: readText(join(base, f))
-        .split('\n')
-        .map((l) => l.replace(/^[^|]*\|[^|]*\|\s?/, ''))
-        .filter((l) => l.trim().length > 0),
-    }));
-}
-
-/** The bundled dataset: every file's labelled keep lines (labels.jsonl, 1-based, split on '\n'). */
-function bundledCases(): Case[] {
-  const base = join(import.meta.dirname, '../datasets/generated');
-  if (!existsSync(join(base, 'labels.jsonl'))) return [];
-  return readText(join(base, 'labels.jsonl'))
-    .split('\n')
-    .filter(Boolean)
-    .map((row) => JSON.parse(row) as { file: string; keep: number[] })
-    .map(({ file, keep }) => {
-      const lines = readText(join(base, file)).split('\n');
-      return { set: 'bundled', path: join(base, file), wanted: keep.map((n) => lines[n - 1] ?? '') };
-    });
-}
-
 const config = DistilConfig.parse({});
 const keepModel = await loadKeepModel(config.keepModel);
 const store = new MemoryRestoreStore();
-const cases = [
-  ...bundledCases(),
-  ...cidiffCases(),
-  ...labelledCases('logchunks'),
-  ...labelledCases('bugswarm_gha_logs'),
-  ...errorformatCases(),
-];
+const cases = qualityCases(corpus);
 type Totals = {
   files: number;
   seen: number;
@@ -144,18 +51,10 @@ for (const c of cases) {
   const out = await compressBlock(block, { keepModel, store, tiers: config.tiers });
   const lossless = await compressBlock(block, { keepModel, store, tiers: config.tiers, depth: 'lossless' });
   const restored = await restoreBlock(out.text, out.handles, store);
-  const outText = norm(out.text);
-  const outMasked = masked(outText);
-  const wanted = c.wanted.map(norm).filter(Boolean);
-  const seen = wanted.filter((w) => outText.includes(w) || outMasked.includes(masked(w))).length;
-  if (seen < wanted.length) {
-    lost.push(
-      `${c.set} ${c.path.slice(tools.length + 1)}: ${wanted.length - seen}/${wanted.length} not visible`,
-    );
-    if (showLost) {
-      const missing = wanted.filter((w) => !outText.includes(w) && !outMasked.includes(masked(w)));
-      for (const w of missing.slice(0, 6)) lost.push(`    ${JSON.stringify(w.slice(0, 160))}`);
-    }
+  const { seen, total, missing } = visibleCount(out.text, c.wanted);
+  if (seen < total) {
+    lost.push(`${c.set} ${shownPath(c.path)}: ${total - seen}/${total} not visible`);
+    if (showLost) for (const w of missing.slice(0, 6)) lost.push(`    ${JSON.stringify(w.slice(0, 160))}`);
   }
   const t = per.get(c.set) ?? {
     files: 0,
@@ -173,7 +72,7 @@ for (const c of cases) {
   const after = countTokens(out.text);
   t.files++;
   t.seen += seen;
-  t.total += wanted.length;
+  t.total += total;
   t.before += before;
   t.after += after;
   t.lossless += countTokens(lossless.text);
@@ -186,7 +85,7 @@ for (const c of cases) {
     // the file with its folder: cidiff names every log fail.log
     const file = c.path.slice(c.path.lastIndexOf('/', c.path.lastIndexOf('/') - 1) + 1);
     if (t.worst === undefined || saved < t.worst.saved) t.worst = { file, saved };
-    if (lineCount > 1000 && saved < 0.5 && wanted.length * 2 < lineCount)
+    if (lineCount > 1000 && saved < 0.5 && total * 2 < lineCount)
       t.under.push(`${file} ${(100 * saved).toFixed(1)}%`);
   }
   per.set(c.set, t);
@@ -204,9 +103,9 @@ for (const [set, t] of per)
     lossless: figure(t.before - t.lossless, t.before),
     worst: t.worst ? `${t.worst.file} ${(100 * t.worst.saved).toFixed(1)}%` : '—',
   };
-// The acceptance figures are over the real corpus; the bundled set is reported beside them.
+// The acceptance figures are over the real corpus; the bundled sets are reported beside them.
 const all = [...per]
-  .filter(([set]) => set !== 'bundled')
+  .filter(([set]) => !isBundled(set))
   .map(([, t]) => t)
   .reduce(
     (a, t) => ({
@@ -218,7 +117,7 @@ const all = [...per]
     { seen: 0, total: 0, bigBefore: 0, bigAfter: 0 },
   );
 figures['corpus'] = {
-  files: [...per].filter(([set]) => set !== 'bundled').reduce((n, [, t]) => n + t.files, 0),
+  files: [...per].filter(([set]) => !isBundled(set)).reduce((n, [, t]) => n + t.files, 0),
   visible: figure(all.seen, all.total),
   saved: null,
   savedOver200: figure(all.bigBefore - all.bigAfter, all.bigBefore),

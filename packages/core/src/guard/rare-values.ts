@@ -1,0 +1,90 @@
+/**
+ * Surprise relative to the block, for tables: a row whose value in a categorical column is rare among
+ * the table's rows. `kubectl get pods -A` prints seven hundred rows `Running`, one `Pending` and one
+ * `0/1`; no word on the `Pending` row sounds alarming, yet it is the row the agent is looking for. What
+ * the row says relative to its block — the one pod in another state — is the finding, the same way the
+ * first line of a rare template is news in a log.
+ *
+ * A table is a run of rows aligned on the same column starts (a cell starts after two or more spaces, as
+ * `kubectl`, `docker ps`, `helm list` and most CLI tables pad their columns). A column is categorical
+ * when it holds few distinct values and one of them dominates; a row is rare when its value there is
+ * held by at most {@link RARE_ROWS} rows (or {@link RARE_SHARE} of them). Decided from the block alone.
+ */
+
+/** A run of aligned rows shorter than this is not a table whose values can be counted. */
+const MIN_ROWS = 20;
+/** Rows of a table need at least this many cells. */
+const MIN_CELLS = 3;
+/** A categorical column holds at most this many distinct values… */
+const MAX_CATEGORIES = 8;
+/** …and its most common value is held by at least this share of the rows. */
+const DOMINANT_SHARE = 0.6;
+/** A value held by at most this many rows, or this share of them, is rare. */
+const RARE_ROWS = 2;
+const RARE_SHARE = 0.02;
+
+/**
+ * Marks with `reason`, in `judged`, the texts that are rows of an aligned table with a rare value in a
+ * categorical column. `texts` are the block's distinct lines in order of first appearance (a table's
+ * rows are distinct), `repeats[u]` how many lines repeat text u.
+ */
+export function guardRareValues(
+  texts: readonly string[],
+  repeats: Int32Array,
+  judged: Uint8Array,
+  reason: number,
+): void {
+  let start = 0;
+  while (start < texts.length) {
+    const layout = columnStarts(texts[start]!);
+    let end = start + 1;
+    if (layout.length >= MIN_CELLS) {
+      const key = layout.join(',');
+      while (end < texts.length && columnStarts(texts[end]!).join(',') === key) end++;
+      if (end - start >= MIN_ROWS) markRareRows(texts, repeats, start, end, layout, judged, reason);
+    }
+    start = end;
+  }
+}
+
+/** The offsets where the cells of a line start: its first non-space, and any after two or more spaces. */
+function columnStarts(line: string): number[] {
+  const starts: number[] = [];
+  let spaces = 0;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32) {
+      spaces++;
+      continue;
+    }
+    if (starts.length === 0 ? true : spaces >= 2) starts.push(i);
+    spaces = 0;
+  }
+  return starts;
+}
+
+function markRareRows(
+  texts: readonly string[],
+  repeats: Int32Array,
+  start: number,
+  end: number,
+  layout: readonly number[],
+  judged: Uint8Array,
+  reason: number,
+): void {
+  let rows = 0;
+  for (let u = start; u < end; u++) rows += repeats[u]!;
+  const rare = Math.max(RARE_ROWS, Math.floor(rows * RARE_SHARE));
+  for (let col = 0; col < layout.length; col++) {
+    const cellOf = (u: number): string =>
+      texts[u]!.slice(layout[col], col + 1 < layout.length ? layout[col + 1] : undefined).trim();
+    const counts = new Map<string, number>();
+    for (let u = start; u < end && counts.size <= MAX_CATEGORIES; u++) {
+      const cell = cellOf(u);
+      counts.set(cell, (counts.get(cell) ?? 0) + repeats[u]!);
+    }
+    if (counts.size > MAX_CATEGORIES || counts.size < 2) continue;
+    if (Math.max(...counts.values()) < rows * DOMINANT_SHARE) continue;
+    for (let u = start; u < end; u++) if (counts.get(cellOf(u))! <= rare) judged[u] = judged[u]! | reason;
+  }
+}
