@@ -6,9 +6,9 @@ import { hasDenseToken } from './entropy.js';
 import { hasIdentifier } from './identifiers.js';
 import { coarseShape } from './line-shape.js';
 import { type LineTable, lineTable } from './line-table.js';
-import { guardRareValues } from './rare-values.js';
 import { clearRoutineSlotSurprise } from './routine-slots.js';
 import { isDiffChange, isDiffHeader, isSurprising } from './surprise.js';
+import { guardTableRows } from './table-rows.js';
 
 /** Why a line is guarded: bit flags, so a caller can report the reasons. */
 export const GuardReason = Object.freeze({
@@ -20,8 +20,8 @@ export const GuardReason = Object.freeze({
   location: 32,
   /** The producer's own note that output was cut here (Codex's `…N tokens truncated…`). */
   elision: 64,
-  /** A table row whose value in a categorical column is rare among the table's rows (see rare-values.ts). */
-  rareValue: 128,
+  /** A row of a short table, or one whose value in a categorical column few rows share (table-rows.ts). */
+  tableRow: 128,
 });
 
 /** A shape seen at most this often in a block counts as standing out. */
@@ -71,7 +71,7 @@ export function guardLines(lines: readonly string[], options: GuardOptions): Uin
   let undecided = false;
   for (let u = 0; u < texts.length && !undecided; u++) undecided = judged[u] === 0 && texts[u]!.length > 0;
   if (undecided) guardRareIdentifiers(texts, repeats, judged);
-  guardRareValues(texts, repeats, judged, GuardReason.rareValue);
+  guardTableRows(texts, repeats, judged, GuardReason.tableRow);
   const reasons = new Uint8Array(lines.length);
   for (let i = 0; i < lines.length; i++) reasons[i] = judged[ids[i]!]!;
   return reasons;

@@ -13,10 +13,10 @@ const table = (rows: number, odd: Record<number, [string, string]> = {}): string
 
 const rare = (lines: readonly string[]): string[] => {
   const reasons = guardLines(lines, { kind: 'tool_output' });
-  return lines.filter((_, i) => (reasons[i]! & GuardReason.rareValue) !== 0);
+  return lines.filter((_, i) => (reasons[i]! & GuardReason.tableRow) !== 0);
 };
 
-describe('guardRareValues', () => {
+describe('guardTableRows', () => {
   it('guards the row whose state few rows share, though no word on it sounds alarming', () => {
     const lines = table(60, { 17: ['0/1', 'Pending'], 41: ['0/1', 'Running'] });
     expect(rare(lines)).toEqual([HEADER, lines[2 + 17], lines[2 + 41]]);
@@ -34,6 +34,21 @@ describe('guardRareValues', () => {
 
   it('leaves a run of aligned rows too short to count alone', () => {
     expect(rare(table(12, { 5: ['0/1', 'Pending'] }))).toEqual([]);
+  });
+
+  it('reads a short table under a header whole in a short block, and not key-value lines', () => {
+    const conditions = [
+      'Conditions:',
+      '  Type                        Status',
+      '  Initialized                 True',
+      '  Ready                       False',
+      '  PodScheduled                False',
+    ];
+    const settings = ['Node:', '  Hostname:    web-1', '  Region:      eu-west-1', '  Zone:        b'];
+    const lines = ['Name:  web-1', ...settings, ...conditions, 'Events:  <none>'];
+    expect(rare(lines)).toEqual(conditions.slice(1));
+    const long = [...lines, ...Array.from({ length: 200 }, (_, i) => `event ${i} observed`)];
+    expect(rare(long)).toEqual([]);
   });
 
   it('guards at most the rare share of a table, however its rows are chosen', () => {

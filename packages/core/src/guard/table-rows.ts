@@ -1,5 +1,12 @@
 /**
- * Surprise relative to the block, for tables: a row whose value in a categorical column is rare among
+ * Tables, read as tables. Two rules, both decided from the block alone.
+ *
+ * A short table is read whole: in a block of fewer than {@link SHORT_BLOCK} lines, every row of a table
+ * of at most {@link SHORT_TABLE} rows under a header guards. `kubectl describe` prints its pod's
+ * `Conditions` as five rows of `Type  Status`; folding them saves a few dozen tokens and hides the one
+ * `PodScheduled  False` that says why nothing runs, behind a stub that cannot say so.
+ *
+ * Surprise relative to the block, for long tables: a row whose value in a categorical column is rare among
  * the table's rows. `kubectl get pods -A` prints seven hundred rows `Running`, one `Pending` and one
  * `0/1`; no word on the `Pending` row sounds alarming, yet it is the row the agent is looking for. What
  * the row says relative to its block — the one pod in another state — is the finding, the same way the
@@ -13,6 +20,12 @@
 
 /** A run of aligned rows shorter than this is not a table whose values can be counted. */
 const MIN_ROWS = 20;
+/** Blocks shorter than this read a short table whole (as RELATIVE_BAR_LINES in tier1/select-lines.ts). */
+const SHORT_BLOCK = 200;
+/** A short table: a header and at most this many rows, separator included. */
+const SHORT_TABLE = 12;
+// A header: capitalised words, one or more to a cell (`NOMINATED NODE`), or a row of dashes under one.
+const HEADER_CELL = /^(?:[A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)*|-+)$/;
 /** Rows of a table need at least this many cells. */
 const MIN_CELLS = 3;
 /** A categorical column holds at most this many distinct values… */
@@ -24,27 +37,38 @@ const RARE_ROWS = 2;
 const RARE_SHARE = 0.02;
 
 /**
- * Marks with `reason`, in `judged`, the texts that are rows of an aligned table with a rare value in a
- * categorical column. `texts` are the block's distinct lines in order of first appearance (a table's
- * rows are distinct), `repeats[u]` how many lines repeat text u.
+ * Marks with `reason`, in `judged`, the texts that are rows of a short table in a short block, or rows of
+ * a long aligned table with a rare value in a categorical column. `texts` are the block's distinct lines
+ * in order of first appearance (a table's rows are distinct), `repeats[u]` how many lines repeat text u.
  */
-export function guardRareValues(
+export function guardTableRows(
   texts: readonly string[],
   repeats: Int32Array,
   judged: Uint8Array,
   reason: number,
 ): void {
+  let lines = 0;
+  for (let u = 0; u < texts.length; u++) lines += repeats[u]!;
   let start = 0;
   while (start < texts.length) {
     const layout = columnStarts(texts[start]!);
     let end = start + 1;
-    if (layout.length >= MIN_CELLS) {
+    if (layout.length >= 2) {
       const key = layout.join(',');
       while (end < texts.length && columnStarts(texts[end]!).join(',') === key) end++;
-      if (end - start >= MIN_ROWS) markRareRows(texts, repeats, start, end, layout, judged, reason);
+      const rows = end - start;
+      if (rows >= MIN_ROWS && layout.length >= MIN_CELLS)
+        markRareRows(texts, repeats, start, end, layout, judged, reason);
+      else if (lines < SHORT_BLOCK && rows >= 3 && rows <= SHORT_TABLE && isHeader(texts[start]!, layout))
+        for (let u = start; u < end; u++) judged[u] = judged[u]! | reason;
     }
     start = end;
   }
+}
+
+/** Whether every cell of a row is a column name: the row heads a table. */
+function isHeader(line: string, layout: readonly number[]): boolean {
+  return layout.every((at, col) => HEADER_CELL.test(line.slice(at, layout[col + 1]).trim()));
 }
 
 /** The offsets where the cells of a line start: its first non-space, and any after two or more spaces. */
