@@ -4,6 +4,27 @@ import { ABOVE, keepErrorContext, TRACE } from './error-context.js';
 const count = (keep: Uint8Array): number => keep.reduce((n, k) => n + k, 0);
 
 describe("an error's context", () => {
+  it("keeps the heading of the tagged step an error belongs to, however far above, and no other step's", () => {
+    const lines = [
+      '#8 [5/8] COPY requirements.txt .',
+      '#8 DONE 0.1s',
+      '#9 [6/8] RUN pip install -r requirements.txt',
+      ...Array.from({ length: 120 }, (_, i) => `#9 ${(i / 10).toFixed(3)} Collecting pkg${i}`),
+      '#9 12.10 ERROR: ResolutionImpossible',
+      'ERROR: failed to solve: process did not complete successfully: exit code: 1',
+    ];
+    const errors = new Uint8Array(lines.length);
+    errors[123] = 1;
+    const keep = new Uint8Array(lines.length);
+    const roles = new Uint8Array(lines.length);
+    keepErrorContext(lines, errors, keep, roles);
+    expect(keep[2]).toBe(1);
+    expect(roles[2]).toBe(ABOVE);
+    expect(keep[0]).toBe(0);
+    // the step's lines just above the error are its context (at most 40); the ones above those are not
+    expect(keep.slice(3, 80).every((k) => k === 0)).toBe(true);
+  });
+
   it('keeps an indented trace under the error whole', () => {
     const lines = [
       'Error: boom',

@@ -3,8 +3,9 @@
  * source printed above the `E` lines (pytest), the stack frames below the exception (JVM, Ruby, Node),
  * the expectation continued on the next lines. So a kept error line pulls in its neighbourhood: the line
  * three before and the two after it, the indented or frame-shaped lines that run on after it (a whole stack
- * trace, however long: labelled failure chunks include every frame), and the indented or file-naming
- * lines just above it.
+ * trace, however long: labelled failure chunks include every frame), the indented or file-naming
+ * lines just above it, and the heading of the step it belongs to when the producer tags each line of a
+ * step (BuildKit's `#9`), since that heading is what names the command that failed.
  */
 
 const FRAME =
@@ -27,6 +28,29 @@ const MAX_CONTINUATION = 400;
 
 // A passing test in an indented listing (mocha, jest, cargo) ends an error's continuation.
 const PASSED = /^\s*(?:✓|✔|√|PASS\b|ok\b|passed\b)/;
+
+// A step's tag at the start of each of its lines, as BuildKit prints `#9 [6/8] RUN pip install …` and then
+// `#9 9.985 ERROR: …`: digits and marks, no letters and no `:` (so a clock time is not one).
+const STEP_TAG = /^[#[(]?\d+(?:\/\d+)?[\])]? /;
+
+/**
+ * For each line, the first line of the run of lines carrying its step tag (-1 for a line with none):
+ * the heading that names the step (`#9 [6/8] RUN pip install …`), however far above its error it is.
+ */
+function stepHeads(lines: readonly string[]): Int32Array {
+  const heads = new Int32Array(lines.length).fill(-1);
+  let tag = '';
+  for (let i = 0; i < lines.length; i++) {
+    const found = STEP_TAG.exec(lines[i]!)?.[0];
+    if (found === undefined) {
+      tag = '';
+      continue;
+    }
+    heads[i] = found === tag ? heads[i - 1]! : i;
+    tag = found;
+  }
+  return heads;
+}
 
 const FENCE = /^\s*```/;
 /** A fenced snippet longer than this is not treated as one piece. */
@@ -97,10 +121,19 @@ export function keepErrorContext(
 ): void {
   const n = lines.length;
   let reach = -1; // the furthest line already covered by an earlier error's continuation
+  let heads: Int32Array | undefined;
   for (let i = 0; i < n; i++) {
     if (errors[i] === 0) continue;
     const base = indentOf(lines[i]!);
     const frameOnly = errors[i] === FRAME_SEED;
+    if (!frameOnly && STEP_TAG.test(lines[i]!)) {
+      heads ??= stepHeads(lines);
+      const head = heads[i]!;
+      if (head >= 0 && keep[head] === 0) {
+        keep[head] = 1;
+        if (roles && roles[head] === 0) roles[head] = ABOVE;
+      }
+    }
     for (let b = i - 1, taken = 0; !frameOnly && b >= 0 && taken < MAX_ABOVE; b--, taken++) {
       const line = lines[b]!;
       const continues = isContinuation(line, base) || LOCATION.test(line);
