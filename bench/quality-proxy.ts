@@ -15,9 +15,6 @@
  * round trip is priced by `distil savings`, not here. Codex truncates tool output to 10k tokens unless
  * its limit is raised; the logs are sent whole, as with a raised limit.
  */
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
 import { loadKeepModel } from '@distil/codec';
 import { DistilConfig } from '@distil/contract';
@@ -26,17 +23,18 @@ import { startProxy } from '@distil/proxy';
 import { formatTable } from '../apps/cli/src/table.js';
 import { requireCorpus } from './corpus-path.js';
 import { type Case, qualityCases, readText, shownPath, visibleCount } from './quality-cases.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: provider JSON of many shapes, read by path
-type Json = any;
+import {
+  wireFixture as fixture,
+  type Json,
+  MESSAGES_REPLY,
+  RESPONSES_REPLY,
+  startRecordingUpstream,
+} from './wire-fixtures.js';
 
 const corpus = requireCorpus();
 const showLost = process.argv.includes('--show-lost');
 const limit = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? Number.POSITIVE_INFINITY);
 const DEFAULT_TASK = 'The CI job failed. Read its log and find why, then fix the cause.';
-
-const fixture = (name: string): Json =>
-  JSON.parse(readFileSync(new URL(`../apps/proxy/test/fixtures/wire/${name}`, import.meta.url), 'utf8'));
 
 /** How one client wraps a log as its newest tool result, and where to find it in what was forwarded. */
 interface Client {
@@ -45,7 +43,7 @@ interface Client {
   readonly headers: Record<string, string>;
   readonly request: (task: string, file: string, log: string) => Json;
   readonly toolResult: (body: Json) => string;
-  readonly reply: string;
+  readonly reply: unknown;
 }
 
 const CALL_ID = 'bench_quality_call';
@@ -92,16 +90,7 @@ const CLAUDE_CODE: Client = {
             : part.content.map((p: Json) => p.text ?? '').join('\n');
     throw new Error('the tool result is missing from the forwarded request');
   },
-  reply: JSON.stringify({
-    id: 'msg_bench',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-opus-4-8',
-    content: [{ type: 'text', text: 'ok' }],
-    stop_reason: 'end_turn',
-    stop_sequence: null,
-    usage: { input_tokens: 1, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-  }),
+  reply: MESSAGES_REPLY,
 };
 
 const codexFixture = fixture('codex-0.171.0-responses.json');
@@ -137,31 +126,11 @@ const CODEX: Client = {
     if (!item) throw new Error('the tool result is missing from the forwarded request');
     return String(item.output);
   },
-  reply: JSON.stringify({
-    id: 'resp_bench',
-    object: 'response',
-    status: 'completed',
-    model: 'gpt-5.5',
-    output: [
-      { id: 'msg_b', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok' }] },
-    ],
-    usage: { input_tokens: 1, input_tokens_details: { cached_tokens: 0 }, output_tokens: 1, total_tokens: 2 },
-  }),
+  reply: RESPONSES_REPLY,
 };
 
-let received = '';
-let reply = '';
-const upstream = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    received = Buffer.concat(chunks).toString('utf8');
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(reply);
-  });
-});
-await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+const upstream = await startRecordingUpstream();
+const upstreamUrl = upstream.url;
 const config = DistilConfig.parse({});
 const keepModel = await loadKeepModel(config.keepModel);
 const proxy = await startProxy({
@@ -202,7 +171,7 @@ for (const c of cases) {
     { keepModel, store, tiers: config.tiers },
   );
   for (const client of [CLAUDE_CODE, CODEX]) {
-    reply = client.reply;
+    upstream.reply = client.reply;
     const direct = client.request(c.task ?? DEFAULT_TASK, basename(c.path), log);
     const bytes = JSON.stringify(direct);
     const response = await fetch(`${proxy.url}${client.route}`, {
@@ -211,6 +180,7 @@ for (const c of cases) {
       body: bytes,
     });
     await response.arrayBuffer();
+    const received = upstream.received.at(-1)!;
     if (!response.ok) throw new Error(`${client.label} ${c.path}: HTTP ${response.status}`);
     const forwarded = client.toolResult(JSON.parse(received));
     const { seen, total, missing } = visibleCount(forwarded, c.wanted);
@@ -244,7 +214,7 @@ for (const c of cases) {
   }
 }
 await proxy.close();
-await new Promise<void>((resolve) => upstream.close(() => resolve()));
+await upstream.close();
 
 const pct = (a: number, b: number): string => (b === 0 ? '—' : `${((100 * a) / b).toFixed(1)}%`);
 const rows = [...per].map(([key, t]) => {

@@ -10,18 +10,16 @@
  * result went upstream with the bytes it had the turn before (prefix stability). `stream` is set to
  * false so the upstream can answer plain JSON; nothing else in the bodies is changed.
  */
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SalienceKeepModel } from '@distil/codec';
 import { countTokens, MemoryRestoreStore } from '@distil/core';
 import { startProxy } from '@distil/proxy';
-
-// biome-ignore lint/suspicious/noExplicitAny: provider JSON of many shapes, read by path
-type Json = any;
-
-const fixture = (name: string): Json =>
-  JSON.parse(readFileSync(new URL(`../apps/proxy/test/fixtures/wire/${name}`, import.meta.url), 'utf8'));
+import {
+  wireFixture as fixture,
+  type Json,
+  MESSAGES_REPLY,
+  RESPONSES_REPLY,
+  startRecordingUpstream,
+} from './wire-fixtures.js';
 
 /** How one API's bodies are cut into turns and where their tool results sit. */
 interface Replay {
@@ -66,21 +64,7 @@ const CLAUDE_CODE: Replay = {
     return out;
   },
   results: messageResults,
-  reply: {
-    id: 'msg_bench',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-opus-4-8',
-    content: [{ type: 'text', text: 'ok' }],
-    stop_reason: 'end_turn',
-    stop_sequence: null,
-    usage: {
-      input_tokens: 1000,
-      output_tokens: 1,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-    },
-  },
+  reply: MESSAGES_REPLY,
 };
 
 const CODEX: Replay = {
@@ -100,36 +84,12 @@ const CODEX: Replay = {
     body.input
       .filter((item: Json) => item.type === 'function_call_output')
       .map((item: Json) => String(item.output)),
-  reply: {
-    id: 'resp_bench',
-    object: 'response',
-    status: 'completed',
-    model: 'gpt-5.5',
-    output: [
-      { id: 'msg_b', type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'ok' }] },
-    ],
-    usage: {
-      input_tokens: 1000,
-      input_tokens_details: { cached_tokens: 0 },
-      output_tokens: 1,
-      total_tokens: 1001,
-    },
-  },
+  reply: RESPONSES_REPLY,
 };
 
-const received: string[] = [];
-let reply = '';
-const upstream = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on('data', (chunk: Buffer) => chunks.push(chunk));
-  req.on('end', () => {
-    received.push(Buffer.concat(chunks).toString('utf8'));
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(reply);
-  });
-});
-await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+const upstream = await startRecordingUpstream();
+const { received } = upstream;
+const upstreamUrl = upstream.url;
 const proxy = await startProxy({
   port: 0,
   // nothing here expands, and nothing may reach the real home (bench:proxy measures the flywheel's cost)
@@ -143,7 +103,7 @@ const proxy = await startProxy({
 
 const pad = (value: string | number, width: number) => String(value).padStart(width);
 for (const replay of [CLAUDE_CODE, CODEX]) {
-  reply = JSON.stringify(replay.reply);
+  upstream.reply = replay.reply;
   const turns = replay.results(replay.body).length;
   const session = `bench-${replay.label}`;
   process.stdout.write(`${replay.label}: ${turns} turns\n`);
@@ -193,4 +153,4 @@ for (const replay of [CLAUDE_CODE, CODEX]) {
   );
 }
 await proxy.close();
-await new Promise<void>((resolve) => upstream.close(() => resolve()));
+await upstream.close();
