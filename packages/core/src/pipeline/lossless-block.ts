@@ -1,5 +1,6 @@
 import type { Block, Handle, KeepModel, RestoreStore } from '@distil/contract';
 import { guardLines } from '../guard/guard-lines.js';
+import { lineTable } from '../guard/line-table.js';
 import { losslessEncode } from '../tier0/lossless.js';
 import { isVerdict } from '../tier1/verdicts.js';
 import { analysisLines } from './analysis-lines.js';
@@ -57,13 +58,20 @@ export async function encodeLossless(block: Block, options: LosslessOptions): Pr
   const { prefix, body: output, suffix } = options.envelope ?? splitEnvelope(text);
   const { lines } = splitSegments(output);
   const view = analysisLines(lines);
-  const protect = guardLines(view, { kind, anchors: options.anchors, anchoredLines: options.anchoredLines });
+  // One table for the guard and the verdict test: each distinct line's keywords are found once.
+  const table = lineTable(view);
+  const protect = guardLines(view, {
+    kind,
+    anchors: options.anchors,
+    anchoredLines: options.anchoredLines,
+    table,
+  });
   const threshold = options.keepThreshold;
   const scores = threshold === undefined ? undefined : await options.keepModel.scoreLines(view, kind);
   for (let i = 0; i < view.length; i++) {
     const kept = scores !== undefined && threshold !== undefined && scores[i]! >= threshold;
     // guard reasons are bit flags; the encoder takes 1 for "leave verbatim"
-    protect[i] = protect[i] !== 0 || isVerdict(view[i]!) || kept ? 1 : 0;
+    protect[i] = protect[i] !== 0 || isVerdict(view[i]!, table.keywords[table.ids[i]!]) || kept ? 1 : 0;
   }
   const encoded = losslessEncode(output, kind, protect);
   if (encoded.transforms.length === 0) return null;

@@ -126,8 +126,9 @@ export function losslessEncode(
   let out = text;
   let exact = true;
   let lineKind = kind === 'log' || kind === 'tool_output';
+  const offsets = protect !== undefined ? offsetsOf(protect) : undefined;
   if (options.stripStyling !== false && (lineKind || kind === 'diff')) {
-    const plain = stripStyling(out, protect !== undefined ? protectedOffsets(out, protect) : undefined);
+    const plain = stripStyling(out, offsets?.(out));
     if (plain !== null) {
       out = plain;
       transforms.push('strip-styling');
@@ -151,14 +152,14 @@ export function losslessEncode(
   }
   const volatile = options.volatile ?? (lineKind ? 'auto' : false);
   const shorthand = options.aliases !== false && (lineKind || transforms.includes('columnar'));
-  const finish = { lineKind, protect, minRun: options.minRun, shorthand };
+  const finish = { lineKind, protect, offsets, minRun: options.minRun, shorthand };
   const done = (chosen: { text: string; transforms: LosslessTransform[] }): LosslessResult => ({
     text: chosen.text,
     transforms: [...transforms, ...chosen.transforms],
     exact,
   });
   if (volatile !== false) {
-    const keepAt = lineKind && protect !== undefined ? protectedOffsets(out, protect) : undefined;
+    const keepAt = lineKind ? offsets?.(out) : undefined;
     const extracted = extractVolatile(out, { tokensAndRequestIds: volatile === true, keepAt });
     // 'auto': lift when the values removed outweigh the table they go to (consecutive timestamps write
     // as short tails there); the folds after it only gain from the lines becoming more alike.
@@ -167,6 +168,18 @@ export function losslessEncode(
     }
   }
   return done(finishLines(out, [], finish));
+}
+
+/**
+ * {@link protectedOffsets} for one call of {@link losslessEncode}, built once per text: styling removal,
+ * volatile extraction and the shorthand each ask, mostly about the same text, and a build reads all of it.
+ */
+function offsetsOf(protect: Uint8Array): (text: string) => (offset: number) => boolean {
+  let last: { text: string; test: (offset: number) => boolean } | null = null;
+  return (text) => {
+    if (last === null || last.text !== text) last = { text, test: protectedOffsets(text, protect) };
+    return last.test;
+  };
 }
 
 /** A test for "this offset is on a protected line" (lines end at `\r\n`, `\r` or `\n`). */
@@ -199,6 +212,7 @@ function liftingPays(fields: readonly string[]): boolean {
 interface FinishOptions {
   readonly lineKind: boolean;
   readonly protect: Uint8Array | undefined;
+  readonly offsets: ((text: string) => (offset: number) => boolean) | undefined;
   readonly minRun: number | undefined;
   readonly shorthand: boolean;
 }
@@ -210,16 +224,13 @@ interface FinishOptions {
 function finishLines(
   text: string,
   fields: readonly string[],
-  { lineKind, protect, minRun, shorthand }: FinishOptions,
+  { lineKind, protect, offsets, minRun, shorthand }: FinishOptions,
 ): { text: string; transforms: LosslessTransform[] } {
   let out = text;
   const transforms: LosslessTransform[] = fields.length > 0 ? ['volatile'] : [];
   let aliased: Aliased | null = null;
   if (shorthand) {
-    aliased = aliasRepeats(
-      out,
-      lineKind && protect !== undefined ? protectedOffsets(out, protect) : undefined,
-    );
+    aliased = aliasRepeats(out, lineKind ? offsets?.(out) : undefined);
     if (aliased !== null) {
       out = aliased.body;
       transforms.push('aliases');

@@ -19,7 +19,7 @@ export interface MinedTemplates {
  * the distinct skeletons are merged into templates (`template-grouping.ts`). The result does not depend
  * on line order, and an empty line is a template of its own (the empty template).
  *
- * Speed (the aim is a million lines a second on one core, `pnpm bench:speed`): no step allocates per
+ * Speed (the target is 1.5 million lines a second on one core, `pnpm bench:speed`): no step allocates per
  * line; the scan reads and writes typed arrays, and hashing, interning and grouping work on code units
  * and token ids rather than strings, which are made once per distinct token.
  */

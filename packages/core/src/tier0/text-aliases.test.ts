@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aliasRepeats, formatAliasLegend, parseAliasLegend, restoreAliases } from './text-aliases.js';
+import {
+  aliasRepeats,
+  formatAliasLegend,
+  longRuns,
+  parseAliasLegend,
+  restoreAliases,
+} from './text-aliases.js';
 
 const url = 'https://api.github.com/repos/octokit-fixture-org/hello-world/';
 
@@ -91,6 +97,60 @@ describe('aliasRepeats', () => {
         }
       }),
       { numRuns: 10_000 },
+    );
+  });
+});
+
+describe('longRuns', () => {
+  // The patterns the scan replaces: it must find exactly their matches, in order.
+  const TOKEN = /[^\s"'<>()[\]{},;|`]{16,}/g;
+  const NAME = /[A-Za-z0-9_.@+=-]{16,}/g;
+  const tokenChars = new Uint8Array(0x10000).map((_, c) =>
+    /[\s"'<>()[\]{},;|`]/.test(String.fromCharCode(c)) ? 0 : 1,
+  );
+  const nameChars = new Uint8Array(0x10000).map((_, c) =>
+    /[A-Za-z0-9_.@+=-]/.test(String.fromCharCode(c)) ? 1 : 0,
+  );
+  const runs = (text: string, chars: Uint8Array, from = 0, to = text.length): [number, number][] => {
+    const out: [number, number][] = [];
+    longRuns(text, chars, from, to, (s, e) => out.push([s, e]));
+    return out;
+  };
+  const matches = (text: string, re: RegExp, base = 0): [number, number][] =>
+    [...text.matchAll(re)].map((m) => [base + m.index, base + m.index + m[0].length]);
+  const text = fc
+    .array(
+      fc.oneof(
+        fc.constantFrom(
+          '/home/runner/work/',
+          'org.example.Test',
+          'a',
+          ' ',
+          '\n',
+          '"',
+          '\u00a0',
+          '\u2028',
+          '§',
+          '😀',
+          '[',
+          '=',
+          '-',
+        ),
+        fc.string({ maxLength: 20 }),
+        fc.string({ unit: 'binary', maxLength: 8 }),
+      ),
+      { maxLength: 40 },
+    )
+    .map((parts) => parts.join(''));
+
+  it('finds what the token and name patterns match', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(runs(t, tokenChars)).toEqual(matches(t, TOKEN));
+        for (const [s, e] of runs(t, tokenChars))
+          expect(runs(t, nameChars, s, e)).toEqual(matches(t.slice(s, e), NAME, s));
+      }),
+      { numRuns: 500 },
     );
   });
 });

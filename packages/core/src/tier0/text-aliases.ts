@@ -35,10 +35,16 @@ const MAX_LENGTH = 4096;
  * make millions; prefixes met after that are only counted if already tracked, which real repeats are.
  */
 const MAX_PREFIX_KEYS = 1 << 18;
-/** A token that may hold a path, URL or long name: no whitespace, quotes, brackets or separators. */
-const TOKEN = /[^\s"'<>()[\]{},;|`]{16,}/g;
-/** A long name inside a token (a test class, an image digest, an org-repo slug). */
-const NAME = /[A-Za-z0-9_.@+=-]{16,}/g;
+/**
+ * A token that may hold a path, URL or long name: 16 or more characters with no whitespace, quotes,
+ * brackets or separators — the matches of `/[^\s"'<>()[\]{},;|`]{16,}/g`. Read by {@link longRuns}, not by
+ * that pattern: the pattern retries from every character of a short word, this reads each character once.
+ */
+const TOKEN_CHARS = charTable((c) => !/[\s"'<>()[\]{},;|`]/.test(String.fromCharCode(c)));
+/** A long name inside a token (a test class, an image digest, an org-repo slug): `/[A-Za-z0-9_.@+=-]{16,}/g`. */
+const NAME_CHARS = charTable((c) => /[A-Za-z0-9_.@+=-]/.test(String.fromCharCode(c)));
+/** The shortest token and name counted. */
+const MIN_RUN = 16;
 const LEGEND_HEADER = /^\[(.) shorthand: the (\d+) lines below define .+, used in the text after them\]$/;
 
 /** A text with its repeats shortened: the body, and the texts the marks stand for. */
@@ -58,13 +64,16 @@ export function aliasRepeats(text: string, verbatimAt?: (offset: number) => bool
   if (sigil === undefined) return null;
   const counts = new Map<string, number>();
   const prefixes = new PrefixCounts(text);
-  for (const m of text.matchAll(TOKEN)) {
-    if (verbatimAt?.(m.index) === true) continue;
-    prefixes.countToken(m.index, m[0].length);
-    for (const n of m[0].matchAll(NAME)) {
-      if (n[0].length <= MAX_LENGTH) counts.set(n[0], (counts.get(n[0]) ?? 0) + 1);
-    }
-  }
+  longRuns(text, TOKEN_CHARS, 0, text.length, (at, end) => {
+    if (verbatimAt?.(at) === true) return;
+    prefixes.countToken(at, end - at);
+    longRuns(text, NAME_CHARS, at, end, (from, to) => {
+      if (to - from <= MAX_LENGTH) {
+        const name = text.slice(from, to);
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
+    });
+  });
   prefixes.addTo(counts);
   const aliases = choose(counts);
   if (aliases.length === 0) return null;
@@ -81,6 +90,40 @@ export function aliasRepeats(text: string, verbatimAt?: (offset: number) => bool
     verbatimAt?.(offset) === true ? match : sigil + NAMES[index.get(match)!],
   );
   return { body, sigil, aliases };
+}
+
+/**
+ * Which UTF-16 code units belong to a class: a table for the first 64 Ki units, so a scan tests each
+ * character with one load (a regular expression without the `u` flag also reads code units).
+ */
+function charTable(member: (code: number) => boolean): Uint8Array {
+  const table = new Uint8Array(0x10000);
+  for (let c = 0; c < table.length; c++) table[c] = member(c) ? 1 : 0;
+  return table;
+}
+
+/**
+ * Calls `found(start, end)` for every maximal run of `chars` of at least {@link MIN_RUN} units inside
+ * `text[from, to)` — what a global `/[class]{16,}/` finds there, since a greedy match starts where a run
+ * starts and ends where it ends — reading each character once.
+ */
+export function longRuns(
+  text: string,
+  chars: Uint8Array,
+  from: number,
+  to: number,
+  found: (start: number, end: number) => void,
+): void {
+  let start = -1;
+  for (let k = from; k < to; k++) {
+    if (chars[text.charCodeAt(k)] === 1) {
+      if (start < 0) start = k;
+    } else if (start >= 0) {
+      if (k - start >= MIN_RUN) found(start, k);
+      start = -1;
+    }
+  }
+  if (start >= 0 && to - start >= MIN_RUN) found(start, to);
 }
 
 /**
