@@ -3,6 +3,7 @@ import {
   type ContentKind,
   type Handle,
   HandleCollisionError,
+  type KeepContext,
   type KeepModel,
   type RestoreStore,
   type TierConfig,
@@ -30,6 +31,11 @@ export interface CompressOptions {
   readonly tiers: TierConfig;
   /** Tokens the trusted side of the conversation names (see collectAnchors); guarded when mentioned. */
   readonly anchors?: ReadonlySet<string>;
+  /**
+   * What the trusted side of the conversation says (the task, the call's input, the agent's recent text),
+   * handed to the keep model as it is: a model may condition on it, the rules ignore it.
+   */
+  readonly context?: KeepContext;
   /** `digest` (default) folds behind handles; `lossless` stops after tier 0. */
   readonly depth?: 'lossless' | 'digest';
 }
@@ -87,6 +93,7 @@ export async function compressBlock(block: Block, options: CompressOptions): Pro
     envelope,
     store: options.store,
     keepModel: options.keepModel,
+    context: options.context,
     // as a fallback of the default depth, lines the keep model would keep stay verbatim too
     ...(options.depth !== 'lossless' && { keepThreshold: options.tiers.keepThreshold }),
     anchors: options.anchors,
@@ -131,7 +138,7 @@ async function digestBlock(
   const verdicts = routinePassingVerdicts(lines, table);
   for (let i = 0; i < lines.length; i++) released[i] = released[i]! | verdicts[i]!;
   const fixed = fixedLines(lines, guard, options.tiers, table, released);
-  const scores = await scoreUndecided(options.keepModel, lines, block.kind, guard, fixed, released);
+  const scores = await scoreUndecided(options, lines, block.kind, guard, fixed, released);
   const keep = selectLines({ lines, guard, fixed, scores, released, templates: alike }, options.tiers);
   const repeats = releaseRepeats(raw, keep, pinnedLines(guard, ends));
   const findings = guard.map((r) => ((r & GuardReason.surprise) !== 0 ? 1 : 0));
@@ -157,7 +164,7 @@ async function digestBlock(
  * whatever they score). Scoring only the undecided lines matters most for the transformer.
  */
 async function scoreUndecided(
-  keepModel: KeepModel,
+  { keepModel, context }: CompressOptions,
   lines: readonly string[],
   kind: ContentKind,
   guard: Uint8Array,
@@ -172,6 +179,7 @@ async function scoreUndecided(
   const scored = await keepModel.scoreLines(
     undecided.map((i) => lines[i]!),
     kind,
+    context,
   );
   for (let k = 0; k < undecided.length; k++) scores[undecided[k]!] = scored[k]!;
   return scores;
