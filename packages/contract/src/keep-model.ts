@@ -30,6 +30,12 @@ export interface KeepContext {
 export interface KeepModel {
   /** Stable identity, e.g. `salience`, `logistic`, `transformer:<sha>`; part of cache keys. */
   readonly id: string;
+  /**
+   * True when a line's score depends on the other lines of its block (how often its shape repeats there,
+   * where it stands): the pipeline then hands the model every line of the block, not only the lines still
+   * undecided, and reads the scores it needs.
+   */
+  readonly wholeBlock?: boolean;
   /** Keep-probability in [0, 1] per line. A line containing `DECISION:` always scores 1. */
   scoreLines(lines: readonly string[], kind: ContentKind, context?: KeepContext): Promise<Float32Array>;
 }

@@ -86,6 +86,7 @@ export function guardStore(store: RestoreStore, retryMs = 0): RestoreStore {
 export function guardKeepModel(model: KeepModel): KeepModel {
   return {
     id: model.id,
+    ...(model.wholeBlock ? { wholeBlock: true } : {}),
     scoreLines: async (lines, kind, context) => {
       try {
         return await model.scoreLines(lines, kind, context);

@@ -176,6 +176,12 @@ async function scoreUndecided(
     if (fixed[i] === 0 && guard[i] === 0 && released[i] === 0) undecided.push(i);
   const scores = new Float32Array(lines.length);
   if (undecided.length === 0) return scores;
+  // a model that reads the block around each line sees the whole block, or its scores would shift
+  if (keepModel.wholeBlock) {
+    const all = await keepModel.scoreLines(lines, kind, context);
+    for (const i of undecided) scores[i] = all[i]!;
+    return scores;
+  }
   const scored = await keepModel.scoreLines(
     undecided.map((i) => lines[i]!),
     kind,
