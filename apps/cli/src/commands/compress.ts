@@ -1,6 +1,6 @@
 import { keepModelConfigFromFlag, loadKeepModel } from '@distil/codec';
 import { ContentKind, parseOrThrow } from '@distil/contract';
-import { countTokens, detectKind, distilHome, openRestoreStore } from '@distil/core';
+import { collectAnchors, countTokens, detectKind, distilHome, openRestoreStore } from '@distil/core';
 import { LearnedPolicy, type ProtectionSource, policyCompressor } from '@distil/replay';
 import type { Command } from 'commander';
 import { loadConfig } from '../config-file.js';
@@ -62,7 +62,8 @@ export function registerCompress(program: Command): void {
             store,
             tiers: config.tiers,
             depth: flags.lossless ? 'lossless' : 'digest',
-            ...(flags.task ? { context: { task: flags.task } } : {}),
+            // the task is trusted text, as in the proxy: its tokens anchor lines and the keep model reads it
+            ...(flags.task ? { context: { task: flags.task }, anchors: collectAnchors([flags.task]) } : {}),
           },
           learnedPolicy(),
         );
