@@ -130,6 +130,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     log,
     totals: () => ledger.totals(),
     policy: () => learning.policy(),
+    keepModel: { id: keepModel.id, fallback: keepModelFallback },
   });
   ledger.onRecord((savings) => operations.recordRequest(savings));
   if (options.onRequest) ledger.onRecord(options.onRequest);
