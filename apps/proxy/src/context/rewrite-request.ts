@@ -118,12 +118,6 @@ export async function rewriteRequest<R extends { model: string }>(
     const { count, error } = outcome.failed;
     standAside(exchange, bypassReasonOf(error), error, `${count} tool outputs sent whole`);
   }
-  // one line per request that compressed something new: what it removed and which keep model decided
-  if (outcome.added > 0 && outcome.changed) {
-    rt.log(
-      `${exchange.req.method} ${exchange.req.url ?? ''}: ${outcome.added} new tool output(s), ${outcome.savedFresh} tokens removed (keep model ${rt.keepModel.id})`,
-    );
-  }
   await grantIssued(exchange, session, outcome.issued);
   const wanted =
     rt.config.expandLoopCap > 0 &&
