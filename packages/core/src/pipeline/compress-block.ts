@@ -1,3 +1,4 @@
+import { salienceOf } from '@distil/codec';
 import {
   type Block,
   type ContentKind,
@@ -176,10 +177,12 @@ async function scoreUndecided(
     if (fixed[i] === 0 && guard[i] === 0 && released[i] === 0) undecided.push(i);
   const scores = new Float32Array(lines.length);
   if (undecided.length === 0) return scores;
-  // a model that reads the block around each line sees the whole block, or its scores would shift
+  // a model that reads the block around each line sees the whole block, or its scores would shift; a
+  // line the rules keep by its own score keeps at least that score, so a learned model adds lines the
+  // rules would fold and ranks the rest, but never lets an error line the rules keep go
   if (keepModel.wholeBlock) {
     const all = await keepModel.scoreLines(lines, kind, context);
-    for (const i of undecided) scores[i] = all[i]!;
+    for (const i of undecided) scores[i] = Math.max(all[i]!, salienceOf(lines[i]!));
     return scores;
   }
   const scored = await keepModel.scoreLines(
