@@ -10,21 +10,36 @@
  * share of tool-output tokens removed while 99% (and 95%) of the needed lines stay, beside the ceiling
  * (every unneeded line removed, none needed).
  *
- * Models: the rules (salience), the shipped logistic weights (line features only), and a logistic model
- * over those features plus what a line says relative to its block and to the task and the tool call's
- * input (keep-features.ts), trained on the other four folds. `--sessions DIR` (default: the corpus).
+ * Models: the rules (salience); the line-only logistic weights trained on the generated logs; logistic
+ * models over the line features and over the block features of @distil/codec (block-features.ts: the
+ * line relative to its block and to the task, the call's input and the agent's earlier text), each fold
+ * scored by weights fitted on the other four — what `distil train --corpus <trajectories>` ships; the
+ * shipped weights themselves (fitted on every session here, so in sample); the demo transformer
+ * (`--no-transformer` leaves it out). `--sessions DIR` (default: the corpus).
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { FEATURE_COUNT, LogisticKeepModel, SalienceKeepModel } from '@distil/codec';
+import { fileURLToPath } from 'node:url';
+import {
+  BLOCK_FEATURE_COUNT,
+  FEATURE_COUNT,
+  fitLogisticNewton,
+  LogisticKeepModel,
+  loadKeepModel,
+  removedAtRecall,
+  rocAuc,
+  SalienceKeepModel,
+  writeBlockFeatures,
+} from '@distil/codec';
 import type { KeepModel } from '@distil/contract';
 import { countTokens, detectKind } from '@distil/core';
 import { importSessions, type LabelledOutput, labelledOutputs } from '@distil/savings';
 import { formatTable } from '../apps/cli/src/table.js';
 import { requireCorpus } from './corpus-path.js';
-import { CONTEXT_FEATURE_COUNT, fitLogistic, scoreRow, writeBlockFeatures } from './keep-features.js';
 
 const FOLDS = 5;
+/** The line-only weights the package shipped before the block model, trained on the generated logs. */
+const LINE_WEIGHTS = fileURLToPath(new URL('../packages/codec/weights/logistic-lines.json', import.meta.url));
 
 const at = process.argv.indexOf('--sessions');
 const folder = at === -1 ? join(requireCorpus(), 'trajectories') : process.argv[at + 1]!;
@@ -53,13 +68,13 @@ for (const session of sessions) {
 
 // Features and labels of every line, block by block.
 const rowCount = outputs.reduce((s, o) => s + o.lines.length, 0);
-const x = new Float64Array(rowCount * CONTEXT_FEATURE_COUNT);
+const x = new Float64Array(rowCount * BLOCK_FEATURE_COUNT);
 const y = new Uint8Array(rowCount);
 const rows: Row[] = [];
 const foldOf = new Uint8Array(rowCount);
 let row = 0;
 for (const o of outputs) {
-  writeBlockFeatures(o.lines, o, x, row);
+  writeBlockFeatures(o.lines, contextOf(o), x, row);
   o.lines.forEach((line, i) => {
     y[row + i] = o.needed[i]!;
     foldOf[row + i] = o.fold;
@@ -68,12 +83,17 @@ for (const o of outputs) {
   row += o.lines.length;
 }
 
+/** The trusted context of one output, as the pipeline hands it to a keep model. */
+function contextOf(o: LabelledOutput) {
+  return { task: o.task, input: o.input, recent: [o.earlier] };
+}
+
 /** Scores of every line by a KeepModel, block by block, as the pipeline would call it. */
 async function scoresOf(model: KeepModel): Promise<Float64Array> {
   const out = new Float64Array(rowCount);
   let r = 0;
   for (const o of outputs) {
-    const got = await model.scoreLines(o.lines, detectKind(o.lines.join('\n')));
+    const got = await model.scoreLines(o.lines, detectKind(o.lines.join('\n')), contextOf(o));
     out.set(got, r);
     r += o.lines.length;
   }
@@ -91,43 +111,48 @@ function crossValidated(dims: number, project: (r: number) => Float64Array): Flo
       tx.set(project(r), i * dims);
       ty[i] = y[r]!;
     });
-    const w = fitLogistic(tx, ty, dims);
-    for (let r = 0; r < rowCount; r++) if (foldOf[r] === k) out[r] = scoreRow(w, project(r), 0);
+
+    const { weights: w } = fitLogisticNewton(tx, ty, dims);
+    for (let r = 0; r < rowCount; r++) {
+      if (foldOf[r] !== k) continue;
+      const v = project(r);
+      let z = 0;
+      for (let d = 0; d < dims; d++) z += w[d]! * v[d]!;
+      out[r] = 1 / (1 + Math.exp(-z));
+    }
   }
   return out;
 }
 
-const full = (r: number): Float64Array =>
-  x.subarray(r * CONTEXT_FEATURE_COUNT, (r + 1) * CONTEXT_FEATURE_COUNT);
+const full = (r: number): Float64Array => x.subarray(r * BLOCK_FEATURE_COUNT, (r + 1) * BLOCK_FEATURE_COUNT);
 const lineOnly = (r: number): Float64Array =>
-  x.subarray(r * CONTEXT_FEATURE_COUNT, r * CONTEXT_FEATURE_COUNT + FEATURE_COUNT);
+  x.subarray(r * BLOCK_FEATURE_COUNT, r * BLOCK_FEATURE_COUNT + FEATURE_COUNT);
 
+const neededOf = Uint8Array.from(rows, (r) => r.needed);
+const tokensOf = Float64Array.from(rows, (r) => r.tokens);
 /** Share of tokens removed, least likely needed first, while `recall` of the needed lines stays. */
-function removedAt(scores: Float64Array, picked: readonly number[], recall: number): number {
-  const order = [...picked].sort((a, b) => scores[a]! - scores[b]!);
-  const needed = picked.reduce((s, r) => s + rows[r]!.needed, 0);
-  const total = picked.reduce((s, r) => s + rows[r]!.tokens, 0);
-  const mayLose = Math.floor(needed * (1 - recall));
-  let lost = 0;
-  let removed = 0;
-  let best = 0;
-  for (let i = 0; i < order.length; i++) {
-    const r = order[i]!;
-    lost += rows[r]!.needed;
-    if (lost > mayLose) break;
-    removed += rows[r]!.tokens;
-    // a threshold cannot split lines of equal score
-    if (i + 1 === order.length || scores[order[i + 1]!] !== scores[r]) best = removed;
-  }
-  return total === 0 ? 0 : best / total;
-}
+const removedAt = (scores: Float64Array, picked: readonly number[], recall: number): number =>
+  removedAtRecall(scores, neededOf, tokensOf, recall, picked);
 
 const models: [string, Float64Array][] = [
   ['rules (salience)', await scoresOf(new SalienceKeepModel())],
-  ['logistic, shipped weights', await scoresOf(LogisticKeepModel.load())],
-  ['logistic, line features (trained here)', crossValidated(FEATURE_COUNT, lineOnly)],
-  ['logistic, line + block + context', crossValidated(CONTEXT_FEATURE_COUNT, full)],
+  ['logistic, line weights (generated logs)', await scoresOf(LogisticKeepModel.load(LINE_WEIGHTS))],
+  ['logistic, line features (held out)', crossValidated(FEATURE_COUNT, lineOnly)],
+  ['logistic, block + context (held out)', crossValidated(BLOCK_FEATURE_COUNT, full)],
+  ['logistic, shipped weights (in sample)', await scoresOf(LogisticKeepModel.load())],
 ];
+// the demo transformer scores the corpus in about 12 s here; `--no-transformer` leaves it out
+if (!process.argv.includes('--no-transformer')) {
+  const started = Date.now();
+  try {
+    const model = await loadKeepModel({ type: 'transformer' });
+    models.push([`transformer, demo model (${model.id})`, await scoresOf(model)]);
+    const seconds = ((Date.now() - started) / 1000).toFixed(0);
+    process.stderr.write(`transformer scored ${rowCount} lines in ${seconds} s\n`);
+  } catch (error) {
+    process.stderr.write(`transformer left out: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
+}
 
 const groups = ['Claude Code and Codex', 'SWE-agent and OpenHands', 'all'];
 const table: (string | number)[][] = [];
@@ -142,6 +167,10 @@ for (const group of groups) {
       name,
       picked.length,
       `${((needed / picked.length) * 100).toFixed(1)}%`,
+      rocAuc(
+        picked.map((r) => scores[r]!),
+        picked.map((r) => rows[r]!.needed),
+      ).toFixed(3),
       `${(removedAt(scores, picked, 0.99) * 100).toFixed(1)}%`,
       `${(removedAt(scores, picked, 0.95) * 100).toFixed(1)}%`,
       `${((unneeded / total) * 100).toFixed(1)}%`,
@@ -153,7 +182,16 @@ process.stdout.write(
 );
 process.stdout.write(
   formatTable(
-    ['sessions', 'model', 'lines', 'needed', 'removed @99% recall', 'removed @95% recall', 'ceiling'],
+    [
+      'sessions',
+      'model',
+      'lines',
+      'needed',
+      'ROC-AUC',
+      'removed @99% recall',
+      'removed @95% recall',
+      'ceiling',
+    ],
     table,
   ),
 );

@@ -4,10 +4,10 @@
  * line counts as visible when it appears verbatim (whitespace-normalised), or with only times, UUIDs and
  * long ids lifted out. Each figure is printed beside the one in `quality-baseline.json` (the previous
  * release's), so a change shows what it costs as well as what it gains; `--write-baseline` stores this
- * run's figures there. Usage: pnpm bench:quality [LIMIT_PER_SET] [--show-lost] [--write-baseline]
+ * run's figures there. Usage: pnpm bench:quality [LIMIT_PER_SET] [--show-lost] [--write-baseline] [--keep-model NAME]
  */
 import { basename, join } from 'node:path';
-import { loadKeepModel } from '@distil/codec';
+import { keepModelConfigFromFlag, loadKeepModel } from '@distil/codec';
 import { DistilConfig } from '@distil/contract';
 import { compressBlock, countTokens, detectKind, MemoryRestoreStore, restoreBlock } from '@distil/core';
 import { formatTable } from '../apps/cli/src/table.js';
@@ -19,7 +19,11 @@ const corpus = requireCorpus();
 const showLost = process.argv.includes('--show-lost');
 const limit = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? Number.POSITIVE_INFINITY);
 const config = DistilConfig.parse({});
-const keepModel = await loadKeepModel(config.keepModel);
+// `--keep-model logistic` measures another model; the baseline is the default's
+const modelAt = process.argv.indexOf('--keep-model');
+const keepModel = await loadKeepModel(
+  modelAt === -1 ? config.keepModel : keepModelConfigFromFlag(process.argv[modelAt + 1]!),
+);
 const store = new MemoryRestoreStore();
 const cases = qualityCases(corpus);
 type Totals = {

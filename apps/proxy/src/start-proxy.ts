@@ -113,7 +113,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     !options.keepModel && config.keepModel.type !== 'salience' && loaded.id === 'salience';
   const keepModel = guardKeepModel(loaded);
   const agent = createUpstreamAgent(proxy.idleTimeoutMs, proxy.upstreamConnections);
-  const ledger = new SavingsLedger(config.pricing);
+  const ledger = new SavingsLedger(config.pricing, keepModel.id);
   const home = options.home ?? distilHome();
   const learning = options.learn === false ? ExpandLearning.off() : ExpandLearning.open(home, log);
   const operations = new ProxyOperations({
@@ -130,6 +130,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     log,
     totals: () => ledger.totals(),
     policy: () => learning.policy(),
+    keepModel: { id: keepModel.id, fallback: keepModelFallback },
   });
   ledger.onRecord((savings) => operations.recordRequest(savings));
   if (options.onRequest) ledger.onRecord(options.onRequest);

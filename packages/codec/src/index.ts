@@ -1,5 +1,19 @@
 // Public surface of @distil/codec. The transformer lives behind its own subpath, @distil/codec/transformer,
 // so importing this entry never loads onnxruntime.
+
+export {
+  BLOCK_FEATURE_COUNT,
+  BLOCK_FEATURE_NAMES,
+  writeBlockFeatures,
+} from './block-features.js';
+export {
+  type BlockTrainingOptions,
+  type BlockTrainingResult,
+  foldOf,
+  type LabelledBlock,
+  trainBlockLogistic,
+} from './block-logistic-trainer.js';
+export { COMMON_WORDS } from './common-words.js';
 export {
   DEFAULT_TRANSFORMER_MODEL,
   KEEP_MODEL_NAMES,
@@ -32,12 +46,19 @@ export {
   trainLogisticKeepModel,
 } from './logistic-trainer.js';
 export {
+  BlockLogisticWeights,
   formatLogisticWeights,
+  HeldOutFigures,
+  LineLogisticWeights,
   LogisticWeights,
   readLogisticWeights,
   SHIPPED_LOGISTIC_WEIGHTS,
   SplitMetrics,
   TrainingRecord,
+  WeightsProvenance,
 } from './logistic-weights.js';
+export { fitLogisticNewton } from './newton-logistic.js';
+export { REFERENCE_TOKEN, referenceTokens } from './reference-tokens.js';
+export { removedAtRecall, rocAuc } from './removal-curve.js';
 export { SALIENCE_RULES, SalienceKeepModel, salienceOf } from './salience-keep-model.js';
 export { readTrainingCorpus, type TrainingCorpus } from './training-corpus.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { type ContentKind, DECISION_MARKER, type KeepModel } from '@distil/contract';
+import { type ContentKind, DECISION_MARKER, type KeepContext, type KeepModel } from '@distil/contract';
+import { BLOCK_FEATURE_COUNT, writeBlockFeatures } from './block-features.js';
 import { FEATURE_COUNT, writeFeatures } from './line-features.js';
 import { type LogisticWeights, readLogisticWeights, SHIPPED_LOGISTIC_WEIGHTS } from './logistic-weights.js';
 
@@ -11,18 +12,22 @@ export function sigmoid(z: number): number {
 }
 
 /**
- * Logistic regression over the nine line features (spec: "Logistic keep-model — built-in, zero-dep"). Pure
- * TypeScript; weights come from a JSON file written by `distil train`, by default the one shipped in this
- * package. A line containing `DECISION:` scores 1 whatever the weights say.
+ * Logistic regression (spec: "Logistic keep-model — built-in, zero-dep"). Pure TypeScript; weights come
+ * from a JSON file written by `distil train`, by default the one shipped in this package. Version 1
+ * weights score each line by its nine line features alone; version 2 weights (the shipped ones) also read
+ * the line's block and the trusted context (block-features.ts), so such a model scores whole blocks
+ * (`wholeBlock`). A line containing `DECISION:` scores 1 whatever the weights say.
  */
 export class LogisticKeepModel implements KeepModel {
   /** `logistic:<first 12 hex of sha-256 of the weights>`, so a retrained model never shares a cache key. */
   readonly id: string;
+  readonly wholeBlock: boolean;
   private readonly w: Float64Array;
   private readonly features = new Float64Array(FEATURE_COUNT);
 
   constructor(readonly weights: LogisticWeights) {
     this.w = Float64Array.from(weights.weights);
+    this.wholeBlock = weights.version === 2;
     const digest = createHash('sha256').update(JSON.stringify(weights.weights)).digest('hex');
     this.id = `logistic:${digest.slice(0, 12)}`;
   }
@@ -32,9 +37,10 @@ export class LogisticKeepModel implements KeepModel {
     return new LogisticKeepModel(readLogisticWeights(file));
   }
 
-  /** Keep-probability of one line, synchronously. */
+  /** Keep-probability of one line, synchronously (a block of that line alone, without context). */
   scoreSync(line: string): number {
     if (line.includes(DECISION_MARKER)) return 1;
+    if (this.wholeBlock) return this.scoreBlock([line], undefined)[0]!;
     const x = this.features;
     const w = this.w;
     writeFeatures(line, x, 0);
@@ -44,7 +50,8 @@ export class LogisticKeepModel implements KeepModel {
   }
 
   /** Keep-probability per line (the KeepModel contract). */
-  scoreLines(lines: readonly string[], _kind: ContentKind): Promise<Float32Array> {
+  scoreLines(lines: readonly string[], _kind: ContentKind, context?: KeepContext): Promise<Float32Array> {
+    if (this.wholeBlock) return Promise.resolve(this.scoreBlock(lines, context));
     const scores = new Float32Array(lines.length);
     for (let i = 0; i < lines.length; i++) scores[i] = this.scoreSync(lines[i]!);
     return Promise.resolve(scores);
@@ -53,5 +60,22 @@ export class LogisticKeepModel implements KeepModel {
   /** Keep-probability of one line. */
   score(line: string, _kind: ContentKind): Promise<number> {
     return Promise.resolve(this.scoreSync(line));
+  }
+
+  private scoreBlock(lines: readonly string[], context: KeepContext | undefined): Float32Array {
+    const x = new Float64Array(lines.length * BLOCK_FEATURE_COUNT);
+    writeBlockFeatures(lines, context, x, 0);
+    const w = this.w;
+    const scores = new Float32Array(lines.length);
+    for (let i = 0; i < lines.length; i++) {
+      if (lines[i]!.includes(DECISION_MARKER)) {
+        scores[i] = 1;
+        continue;
+      }
+      let z = 0;
+      for (let j = 0, o = i * BLOCK_FEATURE_COUNT; j < BLOCK_FEATURE_COUNT; j++) z += w[j]! * x[o + j]!;
+      scores[i] = sigmoid(z);
+    }
+    return scores;
   }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ValidationError } from '@distil/contract';
 import { describe, expect, it } from 'vitest';
+import { BLOCK_FEATURE_COUNT } from './block-features.js';
 import { LogisticKeepModel } from './logistic-keep-model.js';
 import { isHeldOut, trainLogisticKeepModel } from './logistic-trainer.js';
 import { formatLogisticWeights, readLogisticWeights, SHIPPED_LOGISTIC_WEIGHTS } from './logistic-weights.js';
@@ -99,11 +100,22 @@ describe('logistic weights files', () => {
 
   it('ship inside the package and load by default', async () => {
     const shipped = readLogisticWeights();
-    expect(shipped.weights).toHaveLength(9);
+    expect(shipped.version).toBe(2);
+    expect(shipped.weights).toHaveLength(BLOCK_FEATURE_COUNT);
+    expect(shipped.version === 2 && shipped.provenance?.heldOut.folds).toBe(5);
     expect(SHIPPED_LOGISTIC_WEIGHTS).toMatch(/codec[/\\]weights[/\\]logistic\.json$/);
     const model = LogisticKeepModel.load();
-    expect(await model.score('Traceback (most recent call last):', 'log')).toBeGreaterThan(0.6);
-    expect(await model.score('Downloading foo-1.0.tar.gz', 'log')).toBeLessThan(0.5);
+    expect(model.wholeBlock).toBe(true);
+    const block = [
+      ...Array.from({ length: 40 }, (_, i) => `${(i * 7919).toString(16)} ${i}.${i % 10}s`),
+      'parseConfig throws when the config file names an unknown plugin',
+    ];
+    const plain = await model.scoreLines(block, 'log');
+    const told = await model.scoreLines(block, 'log', { task: 'why does parseConfig throw?' });
+    // a sentence outscores hashes and timings, and more so when it names what the task is about
+    expect(plain[40]!).toBeGreaterThan(Math.max(...plain.slice(0, 40)));
+    expect(told[40]!).toBeGreaterThan(plain[40]!);
+    expect(await model.score('DECISION: ship it', 'log')).toBe(1);
   });
 
   it('name the path when missing and every bad field when malformed', () => {

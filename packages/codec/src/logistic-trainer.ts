@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { FEATURE_COUNT, FEATURE_NAMES, writeFeatures } from './line-features.js';
-import type { LogisticWeights, SplitMetrics } from './logistic-weights.js';
+import type { LineLogisticWeights, SplitMetrics } from './logistic-weights.js';
 import { salienceOf } from './salience-keep-model.js';
 
 /** Knobs of {@link trainLogisticKeepModel}; every one has the spec's default. */
@@ -26,7 +26,7 @@ export interface LogisticTrainingOptions {
 
 /** The trained weights and the loss after each epoch (first to last). */
 export interface LogisticTrainingResult {
-  readonly weights: LogisticWeights;
+  readonly weights: LineLogisticWeights;
   readonly losses: Float64Array;
 }
 
@@ -230,7 +230,7 @@ export function trainLogisticKeepModel(
     for (let j = 0; j < FEATURE_COUNT; j++) w[j]! -= learningRate * grad[j]!;
     losses[epoch] = loss;
   }
-  const weights: LogisticWeights = {
+  const weights: LineLogisticWeights = {
     format: 'distil-logistic-keep-model',
     version: 1,
     features: [...FEATURE_NAMES],

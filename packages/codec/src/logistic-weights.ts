@@ -2,9 +2,13 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseOrThrow, ValidationError } from '@distil/contract';
 import { z } from 'zod';
+import { BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES } from './block-features.js';
 import { FEATURE_COUNT, FEATURE_NAMES } from './line-features.js';
 
-/** The weights file shipped inside this package, trained on the bundled dataset by `distil train`. */
+/**
+ * The weights file shipped inside this package: the block model, trained on recorded agent sessions by
+ * `distil train --corpus <trajectories>` (its provenance is inside the file).
+ */
 export const SHIPPED_LOGISTIC_WEIGHTS: string = fileURLToPath(
   new URL('../weights/logistic.json', import.meta.url),
 );
@@ -39,8 +43,8 @@ export const TrainingRecord = z
   .strict();
 export type TrainingRecord = z.infer<typeof TrainingRecord>;
 
-/** The weights JSON of a LogisticKeepModel: one weight per feature, in {@link FEATURE_NAMES} order. */
-export const LogisticWeights = z
+/** The weights JSON of a line-only LogisticKeepModel: one weight per feature, in {@link FEATURE_NAMES} order. */
+export const LineLogisticWeights = z
   .object({
     format: z.literal('distil-logistic-keep-model'),
     version: z.literal(1),
@@ -54,6 +58,68 @@ export const LogisticWeights = z
     training: TrainingRecord.optional(),
   })
   .strict();
+export type LineLogisticWeights = z.infer<typeof LineLogisticWeights>;
+
+/** Held-out figures of the block model, each fold scored by weights fitted on the others. */
+export const HeldOutFigures = z
+  .object({
+    folds: z.number().int().positive(),
+    split: z.string(),
+    rocAuc: z.number().min(0).max(1),
+    /** Share of tool-output characters removed, least likely needed first, while 99% of needed lines stay. */
+    removedAt99: z.number().min(0).max(1),
+    removedAt95: z.number().min(0).max(1),
+    /** Share of characters in unneeded lines: what removing exactly those would save. */
+    ceiling: z.number().min(0).max(1),
+  })
+  .strict();
+export type HeldOutFigures = z.infer<typeof HeldOutFigures>;
+
+/** Where block-model weights came from: informative only, the model never reads it. */
+export const WeightsProvenance = z
+  .object({
+    corpus: z.string(),
+    /** Sessions by source (`claude-code`, `codex`, …). */
+    sessions: z.record(z.string(), z.number().int().nonnegative()),
+    /** Session files read, relative to the corpus folder. */
+    files: z.array(z.string()),
+    licence: z.string(),
+    label: z.string(),
+    trainedOn: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a YYYY-MM-DD date'),
+    outputs: z.number().int().nonnegative(),
+    lines: z.number().int().nonnegative(),
+    neededShare: z.number().min(0).max(1),
+    l2: z.number().nonnegative(),
+    heldOut: HeldOutFigures,
+  })
+  .strict();
+export type WeightsProvenance = z.infer<typeof WeightsProvenance>;
+
+/**
+ * The weights JSON of the block LogisticKeepModel: one weight per feature, in {@link BLOCK_FEATURE_NAMES}
+ * order, over the line, its block and the trusted context.
+ */
+export const BlockLogisticWeights = z
+  .object({
+    format: z.literal('distil-logistic-keep-model'),
+    version: z.literal(2),
+    features: z
+      .array(z.string())
+      .refine(
+        (names) =>
+          names.length === BLOCK_FEATURE_COUNT && names.every((name, i) => name === BLOCK_FEATURE_NAMES[i]),
+        `expected the features ${JSON.stringify(BLOCK_FEATURE_NAMES)} in this order`,
+      ),
+    weights: z
+      .array(z.number().finite())
+      .length(BLOCK_FEATURE_COUNT, `expected ${BLOCK_FEATURE_COUNT} weights`),
+    provenance: WeightsProvenance.optional(),
+  })
+  .strict();
+export type BlockLogisticWeights = z.infer<typeof BlockLogisticWeights>;
+
+/** Either weights file: version 1 scores a line alone, version 2 a line in its block and context. */
+export const LogisticWeights = z.discriminatedUnion('version', [LineLogisticWeights, BlockLogisticWeights]);
 export type LogisticWeights = z.infer<typeof LogisticWeights>;
 
 /**

@@ -22,7 +22,7 @@ export {
   isHandle,
   UnknownHandleError,
 } from './handle.js';
-export { DECISION_MARKER, type KeepModel } from './keep-model.js';
+export { DECISION_MARKER, type KeepContext, type KeepModel } from './keep-model.js';
 export type { RestoreStore } from './restore-store.js';
 export { Outcome, Trajectory, type TrajectoryInput, Turn } from './trajectory.js';
 export { type FieldIssue, fieldIssues, fieldPath, parseOrThrow, ValidationError } from './validation.js';

@@ -1,6 +1,6 @@
 import { keepModelConfigFromFlag, loadKeepModel } from '@distil/codec';
 import { ContentKind, parseOrThrow } from '@distil/contract';
-import { countTokens, detectKind, distilHome, openRestoreStore } from '@distil/core';
+import { collectAnchors, countTokens, detectKind, distilHome, openRestoreStore } from '@distil/core';
 import { LearnedPolicy, type ProtectionSource, policyCompressor } from '@distil/replay';
 import type { Command } from 'commander';
 import { loadConfig } from '../config-file.js';
@@ -15,6 +15,7 @@ interface CompressFlags {
   json?: boolean;
   handles?: boolean;
   lossless?: boolean;
+  task?: string;
   config?: string;
 }
 
@@ -26,6 +27,7 @@ export function registerCompress(program: Command): void {
     .argument('[file]', 'file to compress, or - for stdin', '-')
     .option('--kind <kind>', `content kind (${ContentKind.options.join(', ')}); detected when omitted`)
     .option('--keep-model <model>', 'salience | logistic | transformer (overrides the config)')
+    .option('--task <text>', 'what the output is read for: the task, for a keep model that conditions on it')
     .option('--lossless', 'apply only the lossless tier (nothing folded behind handles)')
     .option(
       '--json',
@@ -55,7 +57,14 @@ export function registerCompress(program: Command): void {
         const block = { id: input.name, role: 'tool' as const, kind, text: input.text, trusted: false };
         // The policy the proxy compresses under: a signature agents keep expanding comes out byte-exact.
         const compress = policyCompressor(
-          { keepModel, store, tiers: config.tiers, depth: flags.lossless ? 'lossless' : 'digest' },
+          {
+            keepModel,
+            store,
+            tiers: config.tiers,
+            depth: flags.lossless ? 'lossless' : 'digest',
+            // the task is trusted text, as in the proxy: its tokens anchor lines and the keep model reads it
+            ...(flags.task ? { context: { task: flags.task }, anchors: collectAnchors([flags.task]) } : {}),
+          },
           learnedPolicy(),
         );
         const result = await compress(block);

@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import {
   formatLogisticWeights,
   type LogisticTrainingResult,
@@ -12,6 +12,12 @@ import { distilHome } from '@distil/core';
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { formatTable } from '../table.js';
+import {
+  formatSessionTrainReport,
+  runSessionTrain,
+  type SessionTrainRun,
+  sessionsIn,
+} from './train-sessions.js';
 
 /** The bundled dataset's tool outputs, relative to the working directory (the repository root for `pnpm distil`). */
 export const DEFAULT_TRAINING_CORPUS = join('datasets', 'generated', 'tool_outputs');
@@ -61,6 +67,49 @@ export function runTrain(flags: TrainFlags, cwd: string = process.cwd()): TrainR
   return { out, result, files: corpus.files.length, lines: corpus.lines.length };
 }
 
+const useIt = (out: string): void => {
+  process.stderr.write(
+    `use it with {"keepModel": {"type": "logistic", "weights": ${JSON.stringify(out)}}} in distil.config.json\n`,
+  );
+};
+
+/**
+ * `distil train` on a folder of recorded agent sessions (Claude Code, Codex, SWE-agent, OpenHands logs):
+ * the block model, labelled by what the agents did. Null when the folder holds no session log, so the
+ * caller trains the line model on its text files instead.
+ */
+export async function trainFromSessions(
+  flags: TrainFlags & { licence?: string },
+  cwd: string = process.cwd(),
+): Promise<SessionTrainRun | null> {
+  const f = parseOrThrow(TrainFlags, flags, 'train options');
+  const corpus = resolve(cwd, f.corpus);
+  const sessions = existsSync(corpus) ? sessionsIn(corpus) : [];
+  if (sessions.length === 0) return null;
+  return runSessionTrain({
+    corpus,
+    corpusLabel: basename(corpus),
+    sessions,
+    out: resolve(cwd, f.out ?? join(distilHome(), 'keep-models', 'logistic.json')),
+    l2: flags.l2 === undefined ? 1e-3 : f.l2,
+    licence: flags.licence ?? licenceNote(corpus),
+  });
+}
+
+/** The licences the corpus ships beside its sessions (LICENSE files' first lines), as one note. */
+function licenceNote(corpus: string): string {
+  const notes = new Set<string>();
+  const walk = (dir: string, depth: number): void => {
+    for (const name of readdirSync(dir).sort()) {
+      const path = join(dir, name);
+      if (/^licen[cs]e/i.test(name)) notes.add(readFileSync(path, 'utf8').split('\n')[0]!.trim());
+      else if (depth < 2 && statSync(path).isDirectory()) walk(path, depth + 1);
+    }
+  };
+  walk(corpus, 0);
+  return notes.size === 0 ? 'unknown: no LICENSE file beside the sessions' : [...notes].join('; ');
+}
+
 function metricsRow(split: string, m: SplitMetrics): (string | number)[] {
   const pct = (x: number) => (x * 100).toFixed(2);
   return [split, m.lines, pct(m.accuracy), pct(m.precision), pct(m.recall), m.f1.toFixed(4)];
@@ -87,7 +136,7 @@ export function registerTrain(program: Command): void {
   program
     .command('train')
     .description(
-      'train the logistic keep model on a folder of text/log files; prints held-out accuracy and F1',
+      'train the logistic keep model: on recorded agent sessions (labels from what the agents did), or on a folder of text/log files; prints held-out figures',
     )
     .option('--corpus <dir>', 'folder of text/log files, read recursively', DEFAULT_TRAINING_CORPUS)
     .option('--out <file>', 'weights JSON to write (default: $DISTIL_HOME/keep-models/logistic.json)')
@@ -96,12 +145,16 @@ export function registerTrain(program: Command): void {
       '--learning-rate <x>',
       'gradient-descent step size (default: 1.9 / L, the longest safe step for the corpus)',
     )
-    .option('--l2 <x>', 'L2 penalty', '0.0001')
-    .action((opts: TrainFlags) => {
-      const run = runTrain(opts);
-      process.stdout.write(formatTrainReport(run));
-      process.stderr.write(
-        `use it with {"keepModel": {"type": "logistic", "weights": ${JSON.stringify(run.out)}}} in distil.config.json\n`,
-      );
+    .option('--l2 <x>', 'L2 penalty (default 0.0001; 0.001 for the block model on sessions)')
+    .option('--licence <text>', 'licence note recorded with weights trained on recorded sessions')
+    .action(async (opts: TrainFlags & { licence?: string }) => {
+      const out = await trainFromSessions(opts);
+      if (out === null) {
+        const run = runTrain(opts);
+        process.stdout.write(formatTrainReport(run));
+        return useIt(run.out);
+      }
+      process.stdout.write(formatSessionTrainReport(out));
+      useIt(out.out);
     });
 }

@@ -2,6 +2,7 @@ import { collectAnchors, countTokens, findStubs, type SentBlock } from '@distil/
 import type { StringEdit } from '../json/body-edits.js';
 import type { ProxySession } from '../session/proxy-session.js';
 import type { RequestContext } from './context-block.js';
+import { keepContextOf } from './keep-context.js';
 
 /** What compressing one request's context did. */
 export interface ContextOutcome {
@@ -62,9 +63,15 @@ export async function compressContext(
 ): Promise<ContextOutcome> {
   const compressible = context.toolTexts.filter((text) => text.write !== undefined);
   const inputs = compressible.map(({ id, tool, text }) => ({ id, tool, text }));
-  const anchors = () => collectAnchors(context.trustedTexts());
+  // read once, and only when something new is compressed: both the anchors and the keep model's context
+  let trusted: readonly string[] | undefined;
+  const texts = () => (trusted ??= context.trustedTexts());
+  const anchors = () => collectAnchors(texts());
+  const keep = () => keepContextOf(texts());
   const { sent, added, failed } =
-    mode === 'whole' ? await session.encode(inputs, anchors) : await session.append(inputs, anchors);
+    mode === 'whole'
+      ? await session.encode(inputs, anchors, keep)
+      : await session.append(inputs, anchors, keep);
   const handles = new Set<string>();
   const issued = new Set<string>();
   const rewrites: StringEdit[] = [];

@@ -86,9 +86,10 @@ export function guardStore(store: RestoreStore, retryMs = 0): RestoreStore {
 export function guardKeepModel(model: KeepModel): KeepModel {
   return {
     id: model.id,
-    scoreLines: async (lines, kind) => {
+    ...(model.wholeBlock ? { wholeBlock: true } : {}),
+    scoreLines: async (lines, kind, context) => {
       try {
-        return await model.scoreLines(lines, kind);
+        return await model.scoreLines(lines, kind, context);
       } catch (error) {
         throw new PartFailure('keep-model', error);
       }

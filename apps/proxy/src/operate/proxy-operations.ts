@@ -26,6 +26,8 @@ export interface OperationsOptions {
   readonly maxReplyBytes: number;
   readonly log: (line: string) => void;
   readonly totals: () => SavingsTotals;
+  /** The keep model that decides what is folded, and whether it is the rules standing in for another. */
+  readonly keepModel?: { readonly id: string; readonly fallback: boolean };
   /** The learned policy the proxy applies now (counts not yet written included); null: read `home`'s. */
   readonly policy?: () => LearnedPolicy | null;
 }
@@ -105,6 +107,7 @@ export class ProxyOperations {
         this.timeline,
         this.#sampleRate(),
         () => policy?.() ?? LearnedPolicy.load(home),
+        this.#options.keepModel,
       );
     };
     return {

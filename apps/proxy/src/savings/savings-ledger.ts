@@ -18,6 +18,8 @@ export interface RequestSavings {
   readonly actualUsd: number | null;
   readonly uncompressedUsd: number | null;
   readonly savedUsd: number | null;
+  /** The keep model that decided what this request's compression folded (its id), when the ledger knows it. */
+  readonly keepModel?: string;
 }
 
 /** What the proxy knows about a request once its last upstream call is done. */
@@ -105,7 +107,11 @@ export class SavingsLedger {
   };
   readonly #listeners: ((savings: RequestSavings) => void)[] = [];
 
-  constructor(private readonly pricing: PricingConfig) {}
+  constructor(
+    private readonly pricing: PricingConfig,
+    /** The id of the keep model the proxy compresses with, recorded on every request. */
+    private readonly keepModel?: string,
+  ) {}
 
   /** Calls `listener` after every recorded request. */
   onRecord(listener: (savings: RequestSavings) => void): void {
@@ -130,6 +136,7 @@ export class SavingsLedger {
       actualUsd,
       uncompressedUsd,
       savedUsd: actualUsd !== null && uncompressedUsd !== null ? uncompressedUsd - actualUsd : null,
+      ...(this.keepModel ? { keepModel: this.keepModel } : {}),
     };
     const t = this.#totals;
     this.#totals = {

@@ -1,4 +1,4 @@
-import type { Block, Handle, KeepModel, RestoreStore, TierConfig } from '@distil/contract';
+import type { Block, Handle, KeepContext, KeepModel, RestoreStore, TierConfig } from '@distil/contract';
 import { type CompressedBlock, compressBlock, type SentBlock } from '@distil/core';
 import { SpliceMemory } from '../expand/splice-memory.js';
 import { PartFailure } from '../fail-open/part-failure.js';
@@ -63,6 +63,8 @@ export class ProxySession {
   // The anchors each block was compressed with, and its compression: a fork replays the same Block
   // objects, so both are found again and the replayed bytes equal the ones sent.
   readonly #anchorsOf = new WeakMap<Block, ReadonlySet<string>>();
+  // … and the trusted context its keep model was given, for the same reason.
+  readonly #contextOf = new WeakMap<Block, KeepContext>();
   readonly #compressed = new WeakMap<Block, CompressedBlock>();
   // Whether each block went out whole by the learned policy, decided once: a signature protected later
   // must not change the bytes a fork replays.
@@ -81,8 +83,12 @@ export class ProxySession {
    * whose history diverges from every branch forks the branch it shares the longest prefix with.
    * `anchors` is called only when there is something new to compress. Calls are serialised.
    */
-  encode(inputs: readonly SessionInput[], anchors: () => ReadonlySet<string>): Promise<EncodedTurn> {
-    const run = this.#lock.then(() => this.#encode(inputs, anchors));
+  encode(
+    inputs: readonly SessionInput[],
+    anchors: () => ReadonlySet<string>,
+    context?: () => KeepContext,
+  ): Promise<EncodedTurn> {
+    const run = this.#lock.then(() => this.#encode(inputs, anchors, context));
     this.#lock = run.catch(() => undefined);
     return run;
   }
@@ -91,7 +97,11 @@ export class ProxySession {
    * Encodes tool texts that continue the most recent history without repeating it (a Responses request
    * chained by `previous_response_id` carries only its new items; the provider holds the rest).
    */
-  append(inputs: readonly SessionInput[], anchors: () => ReadonlySet<string>): Promise<EncodedTurn> {
+  append(
+    inputs: readonly SessionInput[],
+    anchors: () => ReadonlySet<string>,
+    context?: () => KeepContext,
+  ): Promise<EncodedTurn> {
     const run = this.#lock.then(async () => {
       this.lastUsed = Date.now();
       this.#failed = null;
@@ -107,7 +117,8 @@ export class ProxySession {
       const known = branch.context.length;
       if (inputs.length > 0) {
         const current = anchors();
-        await branch.add(inputs.map((input) => this.#block(input, current)));
+        const trusted = context?.();
+        await branch.add(inputs.map((input) => this.#block(input, current, trusted)));
         this.#trackDigests(branch, known);
       }
       return { sent: branch.context.slice(known), added: inputs.length, failed: this.#failed };
@@ -121,7 +132,11 @@ export class ProxySession {
     for (const branch of this.#branches) branch.markExpanded(handle);
   }
 
-  async #encode(inputs: readonly SessionInput[], anchors: () => ReadonlySet<string>): Promise<EncodedTurn> {
+  async #encode(
+    inputs: readonly SessionInput[],
+    anchors: () => ReadonlySet<string>,
+    context?: () => KeepContext,
+  ): Promise<EncodedTurn> {
     this.lastUsed = Date.now();
     this.#failed = null;
     const texts = inputs.map((input) => input.text);
@@ -150,7 +165,8 @@ export class ProxySession {
     const known = branch.context.length;
     if (known < inputs.length) {
       const current = anchors();
-      const blocks = inputs.slice(known).map((input) => this.#block(input, current));
+      const trusted = context?.();
+      const blocks = inputs.slice(known).map((input) => this.#block(input, current, trusted));
       await branch.add(blocks);
       this.#trackDigests(branch, known);
     }
@@ -174,7 +190,7 @@ export class ProxySession {
     }
   }
 
-  #block(input: SessionInput, anchors: ReadonlySet<string>): Block {
+  #block(input: SessionInput, anchors: ReadonlySet<string>, context: KeepContext | undefined): Block {
     const block: Block = {
       id: input.id && input.id.length > 0 ? input.id : `t${this.#nextId++}`,
       role: 'tool',
@@ -184,6 +200,7 @@ export class ProxySession {
       ...(input.tool ? { tool: input.tool } : {}),
     };
     this.#anchorsOf.set(block, anchors);
+    if (context) this.#contextOf.set(block, context);
     return block;
   }
 
@@ -204,9 +221,16 @@ export class ProxySession {
         const cached = this.#compressed.get(block);
         if (cached) return cached;
         const anchors = this.#anchorsOf.get(block);
+        const context = this.#contextOf.get(block);
         let result: CompressedBlock;
         try {
-          result = await compressBlock(block, { keepModel, store, tiers, ...(anchors ? { anchors } : {}) });
+          result = await compressBlock(block, {
+            keepModel,
+            store,
+            tiers,
+            ...(anchors ? { anchors } : {}),
+            ...(context ? { context } : {}),
+          });
         } catch (error) {
           // A store that is down fails every block: the request goes upstream untouched and the block
           // is compressed once the store is back. Anything else (the keep model throwing, an original

@@ -1,8 +1,10 @@
+import { salienceOf } from '@distil/codec';
 import {
   type Block,
   type ContentKind,
   type Handle,
   HandleCollisionError,
+  type KeepContext,
   type KeepModel,
   type RestoreStore,
   type TierConfig,
@@ -30,6 +32,11 @@ export interface CompressOptions {
   readonly tiers: TierConfig;
   /** Tokens the trusted side of the conversation names (see collectAnchors); guarded when mentioned. */
   readonly anchors?: ReadonlySet<string>;
+  /**
+   * What the trusted side of the conversation says (the task, the call's input, the agent's recent text),
+   * handed to the keep model as it is: a model may condition on it, the rules ignore it.
+   */
+  readonly context?: KeepContext;
   /** `digest` (default) folds behind handles; `lossless` stops after tier 0. */
   readonly depth?: 'lossless' | 'digest';
 }
@@ -87,6 +94,7 @@ export async function compressBlock(block: Block, options: CompressOptions): Pro
     envelope,
     store: options.store,
     keepModel: options.keepModel,
+    context: options.context,
     // as a fallback of the default depth, lines the keep model would keep stay verbatim too
     ...(options.depth !== 'lossless' && { keepThreshold: options.tiers.keepThreshold }),
     anchors: options.anchors,
@@ -131,7 +139,7 @@ async function digestBlock(
   const verdicts = routinePassingVerdicts(lines, table);
   for (let i = 0; i < lines.length; i++) released[i] = released[i]! | verdicts[i]!;
   const fixed = fixedLines(lines, guard, options.tiers, table, released);
-  const scores = await scoreUndecided(options.keepModel, lines, block.kind, guard, fixed, released);
+  const scores = await scoreUndecided(options, lines, block.kind, guard, fixed, released);
   const keep = selectLines({ lines, guard, fixed, scores, released, templates: alike }, options.tiers);
   const repeats = releaseRepeats(raw, keep, pinnedLines(guard, ends));
   const findings = guard.map((r) => ((r & GuardReason.surprise) !== 0 ? 1 : 0));
@@ -157,7 +165,7 @@ async function digestBlock(
  * whatever they score). Scoring only the undecided lines matters most for the transformer.
  */
 async function scoreUndecided(
-  keepModel: KeepModel,
+  { keepModel, context }: CompressOptions,
   lines: readonly string[],
   kind: ContentKind,
   guard: Uint8Array,
@@ -169,9 +177,18 @@ async function scoreUndecided(
     if (fixed[i] === 0 && guard[i] === 0 && released[i] === 0) undecided.push(i);
   const scores = new Float32Array(lines.length);
   if (undecided.length === 0) return scores;
+  // a model that reads the block around each line sees the whole block, or its scores would shift; a
+  // line the rules keep by its own score keeps at least that score, so a learned model adds lines the
+  // rules would fold and ranks the rest, but never lets an error line the rules keep go
+  if (keepModel.wholeBlock) {
+    const all = await keepModel.scoreLines(lines, kind, context);
+    for (const i of undecided) scores[i] = Math.max(all[i]!, salienceOf(lines[i]!));
+    return scores;
+  }
   const scored = await keepModel.scoreLines(
     undecided.map((i) => lines[i]!),
     kind,
+    context,
   );
   for (let k = 0; k < undecided.length; k++) scores[undecided[k]!] = scored[k]!;
   return scores;

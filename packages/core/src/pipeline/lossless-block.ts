@@ -1,4 +1,4 @@
-import type { Block, Handle, KeepModel, RestoreStore } from '@distil/contract';
+import type { Block, Handle, KeepContext, KeepModel, RestoreStore } from '@distil/contract';
 import { guardLines } from '../guard/guard-lines.js';
 import { lineTable } from '../guard/line-table.js';
 import { losslessEncode } from '../tier0/lossless.js';
@@ -32,6 +32,8 @@ export interface LosslessBlock {
 export interface LosslessOptions {
   readonly store: RestoreStore;
   readonly keepModel: KeepModel;
+  /** The trusted context the keep model may condition on (see CompressOptions.context). */
+  readonly context?: KeepContext;
   /**
    * Lines the keep model scores at least this high stay verbatim; undefined when only guarded lines and
    * verdicts must (an explicit lossless-only request, where every value is kept and nothing is elided).
@@ -67,7 +69,8 @@ export async function encodeLossless(block: Block, options: LosslessOptions): Pr
     table,
   });
   const threshold = options.keepThreshold;
-  const scores = threshold === undefined ? undefined : await options.keepModel.scoreLines(view, kind);
+  const scores =
+    threshold === undefined ? undefined : await options.keepModel.scoreLines(view, kind, options.context);
   for (let i = 0; i < view.length; i++) {
     const kept = scores !== undefined && threshold !== undefined && scores[i]! >= threshold;
     // guard reasons are bit flags; the encoder takes 1 for "leave verbatim"

@@ -18,6 +18,8 @@ export interface DashboardData {
   readonly generatedAt: string;
   readonly home: string;
   readonly totals: SavingsTotals;
+  /** The keep model deciding what is folded; `fallback` when the rules stand in for one that did not load. */
+  readonly keepModel: { readonly id: string; readonly fallback: boolean } | null;
   /** Billed cache reads over all billed input; null before any input was billed. */
   readonly cacheHitRate: number | null;
   /** Uncompressed input tokens estimate vs billed, over every request. */
@@ -128,6 +130,7 @@ export function dashboardData(
   shadowSampleRate: number,
   /** The learned policy to show: the running proxy's own, else what `home` stores. */
   policy: () => LearnedPolicy = () => LearnedPolicy.load(home),
+  keepModel: DashboardData['keepModel'] = null,
 ): DashboardData {
   const latest = timeline.latest();
   const billedInput = totals.billed.input + totals.billed.cacheWrite + totals.billed.cacheRead;
@@ -135,6 +138,7 @@ export function dashboardData(
     generatedAt: new Date().toISOString(),
     home,
     totals,
+    keepModel,
     cacheHitRate: billedInput > 0 ? totals.billed.cacheRead / billedInput : null,
     inputTokens: { before: latest.inputTokensBefore, after: latest.inputTokens },
     timeline: timeline.points(),

@@ -197,6 +197,12 @@ export function renderDashboard(data: DashboardData): string {
     ),
     tile('expands', formatCount(t.expands), 'expands', 'distil_expand / distil_search answered'),
     tile(
+      'keep model',
+      data.keepModel?.id ?? 'n/a',
+      'keep-model',
+      data.keepModel?.fallback ? 'fallback: the configured model did not load' : 'decides what is folded',
+    ),
+    tile(
       'shadow divergence',
       shadow.state === 'ok' ? formatPercent(shadow.interval.rate) : 'n/a',
       'shadow-rate',

@@ -1,0 +1,64 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { BLOCK_FEATURE_COUNT, writeBlockFeatures } from './block-features.js';
+import { type LabelledBlock, trainBlockLogistic } from './block-logistic-trainer.js';
+import { LogisticKeepModel } from './logistic-keep-model.js';
+import { removedAtRecall, rocAuc } from './removal-curve.js';
+
+/** Generated tool outputs: timing lines nobody needs, and one line naming the task's module, needed. */
+function blocks(count: number): LabelledBlock[] {
+  return Array.from({ length: count }, (_, b) => {
+    const lines = Array.from({ length: 30 }, (_, i) =>
+      i === 10 + (b % 9)
+        ? `error in src/module${b}.ts: cannot resolve the import of helper${b}`
+        : `${i * 13}ms ${b}`,
+    );
+    return {
+      lines,
+      needed: Uint8Array.from(lines, (l) => (l.startsWith('error') ? 1 : 0)),
+      context: { task: `fix module${b}`, input: 'npm test', recent: [] },
+      group: `session-${b % 6}`,
+    };
+  });
+}
+
+describe('trainBlockLogistic', () => {
+  it('learns the needed lines, held out by group, and the weights load as a block keep model', async () => {
+    const result = trainBlockLogistic(blocks(30));
+    expect(result.weights.version).toBe(2);
+    expect(result.heldOut.rocAuc).toBeGreaterThan(0.95);
+    expect(result.heldOut.removedAt99).toBeGreaterThan(0.5);
+    const model = new LogisticKeepModel(result.weights);
+    const [b] = blocks(31).slice(30);
+    const scores = await model.scoreLines(b!.lines, 'log', b!.context);
+    const best = scores.indexOf(Math.max(...scores));
+    expect(b!.needed[best]).toBe(1);
+  });
+
+  it('is deterministic', () => {
+    expect(trainBlockLogistic(blocks(12)).weights).toEqual(trainBlockLogistic(blocks(12)).weights);
+  });
+});
+
+describe('block features', () => {
+  it('are finite and in [0, 1] for any block and context', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 20 }), fc.string(), (lines, task) => {
+        const out = new Float64Array(lines.length * BLOCK_FEATURE_COUNT);
+        writeBlockFeatures(lines, { task }, out, 0);
+        return out.every((v) => Number.isFinite(v) && v >= 0 && v <= 1);
+      }),
+    );
+  });
+});
+
+describe('removal curve', () => {
+  it('removes nothing needed at full recall and everything unneeded for a perfect ranking', () => {
+    const needed = [1, 0, 1, 0];
+    const cost = [1, 2, 3, 4];
+    expect(removedAtRecall([0.9, 0.1, 0.8, 0.2], needed, cost, 1)).toBeCloseTo(0.6);
+    expect(removedAtRecall([0.5, 0.5, 0.5, 0.5], needed, cost, 1)).toBe(0);
+    expect(rocAuc([0.9, 0.1, 0.8, 0.2], needed)).toBe(1);
+    expect(rocAuc([0.5, 0.5, 0.5, 0.5], needed)).toBe(0.5);
+  });
+});
