@@ -27,7 +27,9 @@ describe('guardTableRows', () => {
     expect(rare(names)).toEqual([HEADER]);
     const spread = table(
       60,
-      Object.fromEntries(Array.from({ length: 30 }, (_, i) => [2 * i, ['1/1', 'Completed']])),
+      Object.fromEntries(
+        Array.from({ length: 30 }, (_, i) => [2 * i, ['1/1', 'Completed'] as [string, string]]),
+      ),
     );
     expect(rare(spread)).toEqual([HEADER]);
   });
@@ -52,7 +54,9 @@ describe('guardTableRows', () => {
   });
 
   it('guards at most the rare share of a table, however its rows are chosen', () => {
-    const odd = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [i * 5, ['1/1', `State${i % 6}`]]));
+    const odd = Object.fromEntries(
+      Array.from({ length: 20 }, (_, i) => [i * 5, ['1/1', `State${i % 6}`] as [string, string]]),
+    );
     const lines = table(100, odd);
     // six values of 3-4 rows each are not rare among 100 rows: above 2 rows and 2%
     expect(rare(lines)).toEqual([HEADER]);
