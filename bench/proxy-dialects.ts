@@ -82,3 +82,29 @@ export function conversation(seed: number, dialect: Dialect = 'messages'): strin
     input: [{ type: 'message', role: 'user', content: task }, ...turns],
   });
 }
+
+/**
+ * An Anthropic Messages request that starts a conversation with one ~200 KB tool result (a build log of
+ * ~2,400 lines, distinct per seed): everything in it is new to the proxy, so all of it is compressed now.
+ */
+export function bigToolResult(seed: number): string {
+  const lines: string[] = [];
+  for (let i = 0; lines.join('\n').length < 200 * 1024 && i < 100_000; i += 50) {
+    for (let j = i; j < i + 50; j++)
+      lines.push(
+        j % 97 === 41
+          ? `ERROR build ${seed}: module_${j} failed: cannot resolve ./dep_${(j * 31) % 977}`
+          : `INFO build ${seed} step ${j}: compiled src/module_${j}.ts in ${(j * 13) % 211} ms (${(j * 7919) % 100000} bytes)`,
+      );
+  }
+  const id = `toolu_big_${seed}`;
+  return JSON.stringify({
+    model: 'claude-sonnet-4-6',
+    max_tokens: 64,
+    messages: [
+      { role: 'user', content: `why does the build fail (${seed})` },
+      { role: 'assistant', content: [{ type: 'tool_use', id, name: 'bash', input: { cmd: 'pnpm build' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: lines.join('\n') }] },
+    ],
+  });
+}

@@ -2,13 +2,15 @@
  * The two servers `pnpm bench:proxy` measures, each run as its own process:
  *   --upstream           a fake upstream: reads the whole body, answers a short non-streaming reply in the
  *                        wire format of the route posted to (Messages, Chat Completions or Responses);
- *   --proxy <upstream>   the proxy (startProxy, in-memory store, salience rules) pointed at it.
+ *   --proxy <upstream>   the proxy (startProxy, in-memory store, salience rules) pointed at it;
+ *   --pipe <upstream>    a plain node:http relay to it (request piped up, reply piped back): the floor any
+ *                        proxy in node pays, measured beside the proxy in the same run.
  * Each prints its port on stdout when listening. The proxy also answers SIGUSR2 with one JSON line of
  * its `process.memoryUsage()`, so the bench can say what its RSS is made of. The proxy role is also what
  * the bench bundles to run the proxy as built JavaScript on plain node (see bench/proxy.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,10 +144,38 @@ async function proxy(upstreamUrl: string): Promise<void> {
   process.stdout.write(`${running.port}\n`);
 }
 
+/** The plain relay: what a dozen lines of node:http add, with keep-alive to the upstream like the proxy. */
+function pipe(upstreamUrl: string): void {
+  const target = new URL(upstreamUrl);
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const server = createServer((req, res) => {
+    const up = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: req.url,
+        method: req.method,
+        headers: req.headers,
+        agent,
+      },
+      (reply) => {
+        res.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(res);
+      },
+    );
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1', () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));
+  process.once('SIGTERM', () => process.exit(0));
+}
+
 const role = process.argv[2];
 if (role === '--upstream') await upstream();
 else if (role === '--proxy' && process.argv[3]) await proxy(process.argv[3]);
+else if (role === '--pipe' && process.argv[3]) pipe(process.argv[3]);
 else {
-  process.stderr.write('usage: proxy-roles (--upstream | --proxy <upstream url>)\n');
+  process.stderr.write('usage: proxy-roles (--upstream | --proxy <upstream url> | --pipe <upstream url>)\n');
   process.exitCode = 2;
 }

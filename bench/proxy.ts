@@ -27,6 +27,10 @@
  * checked against the built proxy; both are printed.
  *
  *   pnpm bench:proxy [--samples N] [--variant built|tsx|both] [--dialect messages|chat|responses|all]
+ *   pnpm bench:proxy --concurrency 1,32,128 [--variant built|tsx]
+ * With `--concurrency`, the concurrent scenarios instead (bench/proxy-concurrency.ts): per number of
+ * clients, Distil beside a plain node:http pipe and direct; a new 200 KB tool result beside warm streams;
+ * RSS with 100 and 1,000 live sessions; ratios to the pipe from the same run.
  * `--samples` sets the interleaved pairs per scenario (default 400). `--dialect` picks the request
  * dialect (default messages); with `all`, one block per dialect, each against a fresh proxy process, and
  * a targets line per dialect. BENCH_PROXY_NODE_ARGS adds node
@@ -42,6 +46,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
+import { coldBesideWarm, liveSessionMemory, warmUnderConcurrency } from './proxy-concurrency.js';
 import { AUTH, conversation, DIALECTS, type Dialect, ROUTE } from './proxy-dialects.js';
 
 const ROLES = fileURLToPath(new URL('./proxy-roles.ts', import.meta.url));
@@ -337,6 +342,58 @@ async function main(): Promise<void> {
     }
   };
   let bundle: { file: string; folder: string } | null = null;
+  const concurrency = option('--concurrency');
+  if (concurrency !== undefined) {
+    try {
+      const levels = concurrency.split(',').map(Number);
+      if (levels.some((n) => !Number.isInteger(n) || n < 1))
+        throw new Error('--concurrency must be a comma-separated list of positive integers');
+      let proxy: Child;
+      if (variant === 'tsx')
+        proxy = await start([...nodeArgs, '--import', 'tsx', ROLES, '--proxy', upstreamBase]);
+      else {
+        bundle = await bundleProxy();
+        proxy = await start([...nodeArgs, bundle.file, '--proxy', upstreamBase], {
+          ...process.env,
+          NODE_PATH: coreModules(),
+        });
+      }
+      const pipe = await start(['--import', 'tsx', ROLES, '--pipe', upstreamBase]);
+      console.log(`${variant === 'tsx' ? 'tsx' : 'built'} proxy beside a plain node:http pipe, warm session`);
+      const options = {
+        upstream: upstreamBase,
+        pipePort: pipe.port,
+        proxyPort: proxy.port,
+        proxyPid: proxy.process.pid!,
+        concurrency: levels,
+      };
+      try {
+        const warm = await warmUnderConcurrency(options);
+        const cold = await coldBesideWarm(options);
+        const memory = await liveSessionMemory(options);
+        const met = (ok: boolean): string => (ok ? 'met' : 'MISSED');
+        const at32 = warm.find((r) => r.clients === 32);
+        console.log(
+          'targets ' +
+            (at32
+              ? `32 clients: throughput ≥ 0.8× pipe ${met(at32.throughputRatio >= 0.8)} (${at32.throughputRatio.toFixed(2)}×), ` +
+                `added p50 ≤ 2× pipe ${met(at32.p50Ratio <= 2)} (${at32.p50Ratio.toFixed(2)}×); `
+              : '') +
+            `cold 200 KB added p50 ≤ 30 ms ${met(cold.coldAddedP50 <= 30)}, ` +
+            `≤ 2 ms to warm streams ${met(cold.warmAddedByCold <= 2)}; ` +
+            `RSS ≤ 150 MB at 100 sessions ${met(memory.at100 <= 150)}, ≤ 400 MB at 1,000 ${met(memory.at1000 <= 400)}`,
+        );
+      } finally {
+        await stop(pipe);
+        await stop(proxy);
+      }
+    } finally {
+      await stop(upstream);
+      agent.destroy();
+      if (bundle) rmSync(bundle.folder, { recursive: true, force: true });
+    }
+    return;
+  }
   try {
     if (variant !== 'tsx') {
       const started = performance.now();

@@ -1,0 +1,256 @@
+/**
+ * The concurrent half of `pnpm bench:proxy --concurrency 1,32,128`: Distil beside a plain node:http pipe
+ * (bench/proxy-roles.ts `--pipe`) and the upstream called directly, in the same run, so the ratios hold
+ * on a loaded machine even when the absolute figures drift.
+ *   per concurrency  c clients, each sending the same warm ~200 KB body back to back, to each target in
+ *                    turn (direct, pipe, Distil; two rounds, so all three see the same noise): added p50/p99
+ *                    over direct, and requests per second;
+ *   cold beside warm a conversation that starts with one new ~200 KB tool result, sent one at a time while
+ *                    warm streams run: its own added p50, and the warm streams' p50 with and without it
+ *                    (what compressing a new block costs everybody else);
+ *   memory           the proxy's RSS with 100 and with 1,000 live sessions.
+ */
+
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { AUTH, bigToolResult, conversation, ROUTE } from './proxy-dialects.js';
+
+function post(agent: Agent, url: string, body: Buffer, headers: Record<string, string>): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        agent,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': body.length, ...headers },
+      },
+      (res) => {
+        res.on('data', () => {});
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`${url}: status ${res.statusCode}`));
+          else resolve(performance.now() - started);
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+const ms = (value: number): string => `${value >= 0 ? '+' : ''}${value.toFixed(2)} ms`.padStart(10);
+
+function rssMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+interface Target {
+  readonly name: string;
+  readonly url: string;
+  readonly headers: Record<string, string>;
+}
+
+interface Load {
+  readonly latencies: number[];
+  readonly seconds: number;
+}
+
+/** `clients` loops posting `body` back to back until `total` requests are answered. */
+async function load(target: Target, clients: number, total: number, body: Buffer): Promise<Load> {
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const latencies: number[] = [];
+  let issued = 0;
+  const started = performance.now();
+  const loop = async (): Promise<void> => {
+    while (issued < total) {
+      issued++;
+      latencies.push(await post(agent, target.url, body, target.headers));
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, loop));
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  return { latencies, seconds };
+}
+
+export interface ConcurrencyOptions {
+  readonly upstream: string;
+  readonly pipePort: number;
+  readonly proxyPort: number;
+  readonly proxyPid: number;
+  readonly concurrency: readonly number[];
+}
+
+export interface ConcurrencyResult {
+  readonly clients: number;
+  readonly throughputRatio: number;
+  readonly p50Ratio: number;
+  readonly pipeP50: number;
+  readonly distilP50: number;
+}
+
+export interface ColdResult {
+  readonly coldAddedP50: number;
+  readonly warmAddedByCold: number;
+}
+
+const route = ROUTE.messages;
+const auth = AUTH.messages;
+
+export async function warmUnderConcurrency(options: ConcurrencyOptions): Promise<ConcurrencyResult[]> {
+  const body = Buffer.from(conversation(0, 'messages'));
+  const targets: Target[] = [
+    { name: 'direct', url: `${options.upstream}${route}`, headers: auth },
+    { name: 'pipe', url: `http://127.0.0.1:${options.pipePort}${route}`, headers: auth },
+    {
+      name: 'distil',
+      url: `http://127.0.0.1:${options.proxyPort}${route}`,
+      headers: { ...auth, 'x-distil-session': 'warm' },
+    },
+  ];
+  // Warm-up: JIT on every side, connections, and the session learns the conversation.
+  for (const target of targets) await load(target, 4, 60, body);
+  const results: ConcurrencyResult[] = [];
+  for (const clients of options.concurrency) {
+    const total = Math.max(200, clients * 8);
+    const merged = new Map<string, Load>(targets.map((t) => [t.name, { latencies: [], seconds: 0 }]));
+    for (let round = 0; round < 2; round++)
+      for (const target of targets) {
+        const run = await load(target, clients, total, body);
+        const into = merged.get(target.name)!;
+        merged.set(target.name, {
+          latencies: into.latencies.concat(run.latencies),
+          seconds: into.seconds + run.seconds,
+        });
+      }
+    const direct = merged.get('direct')!;
+    const rps = (l: Load): number => l.latencies.length / l.seconds;
+    const added = (l: Load, q: number): number => quantile(l.latencies, q) - quantile(direct.latencies, q);
+    console.log(`  ${clients} client${clients === 1 ? '' : 's'} (${total * 2} requests per target)`);
+    for (const target of targets) {
+      const l = merged.get(target.name)!;
+      console.log(
+        `    ${target.name.padEnd(7)} p50 ${quantile(l.latencies, 0.5).toFixed(2).padStart(8)} ms` +
+          (target.name === 'direct'
+            ? ''.padEnd(44)
+            : ` | added p50 ${ms(added(l, 0.5))} p99 ${ms(added(l, 0.99))}`) +
+          ` | ${rps(l).toFixed(0).padStart(5)} req/s`,
+      );
+    }
+    const pipe = merged.get('pipe')!;
+    const distil = merged.get('distil')!;
+    const result: ConcurrencyResult = {
+      clients,
+      throughputRatio: rps(distil) / rps(pipe),
+      p50Ratio: added(distil, 0.5) / Math.max(added(pipe, 0.5), 0.01),
+      pipeP50: added(pipe, 0.5),
+      distilP50: added(distil, 0.5),
+    };
+    console.log(
+      `    distil/pipe: throughput ${result.throughputRatio.toFixed(2)}×, added p50 ${result.p50Ratio.toFixed(2)}×`,
+    );
+    results.push(result);
+  }
+  return results;
+}
+
+/**
+ * Warm streams run throughout; first a window without cold requests, then one where conversations that
+ * start with a new ~200 KB tool result arrive one at a time. Cold requests go direct first, to have
+ * their own baseline.
+ */
+export async function coldBesideWarm(
+  options: ConcurrencyOptions,
+  streams = 8,
+  colds = 12,
+): Promise<ColdResult> {
+  const warmBody = Buffer.from(conversation(0, 'messages'));
+  const proxyUrl = `http://127.0.0.1:${options.proxyPort}${route}`;
+  const directAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const coldAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const direct: number[] = [];
+  for (let i = 0; i < colds; i++)
+    direct.push(
+      await post(directAgent, `${options.upstream}${route}`, Buffer.from(bigToolResult(500 + i)), auth),
+    );
+  const directWarm: number[] = [];
+  for (let i = 0; i < 40; i++)
+    directWarm.push(await post(directAgent, `${options.upstream}${route}`, warmBody, auth));
+  directAgent.destroy();
+
+  const warmAgent = new Agent({ keepAlive: true, maxSockets: streams });
+  const warmHeaders = { ...auth, 'x-distil-session': 'warm' };
+  let phase: 'quiet' | 'cold' | 'done' = 'quiet';
+  const quiet: number[] = [];
+  const during: number[] = [];
+  const stream = async (): Promise<void> => {
+    while (phase !== 'done') {
+      const at = phase;
+      const took = await post(warmAgent, proxyUrl, warmBody, warmHeaders);
+      if (at === 'quiet' && phase === 'quiet') quiet.push(took);
+      else if (at === 'cold' && phase === 'cold') during.push(took);
+    }
+  };
+  const running = Promise.all(Array.from({ length: streams }, stream));
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  phase = 'cold';
+  const cold: number[] = [];
+  for (let i = 0; i < colds; i++)
+    cold.push(
+      await post(coldAgent, proxyUrl, Buffer.from(bigToolResult(500 + i)), {
+        ...auth,
+        'x-distil-session': `big-${i}`,
+      }),
+    );
+  phase = 'done';
+  await running;
+  warmAgent.destroy();
+  coldAgent.destroy();
+  const baseWarm = quantile(directWarm, 0.5);
+  const result: ColdResult = {
+    coldAddedP50: quantile(cold, 0.5) - quantile(direct, 0.5),
+    warmAddedByCold: quantile(during, 0.5) - quantile(quiet, 0.5),
+  };
+  console.log(
+    `  a new ~200 KB tool result (n=${colds}, one at a time): its own added p50 ${ms(result.coldAddedP50)} ` +
+      `(direct p50 ${quantile(direct, 0.5).toFixed(2)} ms)`,
+  );
+  console.log(
+    `  ${streams} warm streams beside it: added p50 without ${ms(quantile(quiet, 0.5) - baseWarm)} (n=${quiet.length}), ` +
+      `with ${ms(quantile(during, 0.5) - baseWarm)} (n=${during.length}): the cold one adds ${ms(result.warmAddedByCold)}`,
+  );
+  return result;
+}
+
+/** RSS after 100 and after 1,000 live sessions, each holding its own ~200 KB conversation. */
+export async function liveSessionMemory(
+  options: ConcurrencyOptions,
+): Promise<{ at100: number; at1000: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  const url = `http://127.0.0.1:${options.proxyPort}${route}`;
+  const fill = async (from: number, to: number): Promise<void> => {
+    let next = from;
+    const loop = async (): Promise<void> => {
+      while (next < to) {
+        const i = next++;
+        await post(agent, url, Buffer.from(conversation(2000 + i, 'messages')), {
+          ...auth,
+          'x-distil-session': `live-${i}`,
+        });
+      }
+    };
+    await Promise.all([loop(), loop(), loop(), loop()]);
+  };
+  await fill(0, 100);
+  const at100 = rssMb(options.proxyPid);
+  await fill(100, 1000);
+  const at1000 = rssMb(options.proxyPid);
+  agent.destroy();
+  console.log(`  RSS with 100 live sessions ${at100.toFixed(0)} MB, with 1,000 ${at1000.toFixed(0)} MB`);
+  return { at100, at1000 };
+}
