@@ -20,5 +20,4 @@ export * from './tier0/index.js';
 export { containsStubSyntax, type FoundStub, findStubs, formatStub, STUB_IN_TEXT } from './tier1/stub.js';
 export { isVerdict } from './tier1/verdicts.js';
 export { countTokens } from './tokens.js';
-export * from './trajectory-import/index.js';
 export * from './validate/index.js';
