@@ -10,7 +10,7 @@ export {
   compressBlock,
 } from './pipeline/compress-block.js';
 export { detectKind } from './pipeline/detect-kind.js';
-export { type LineSegments, splitSegments } from './pipeline/lines.js';
+export { type LineSegments, splitSegments, stripTerminator } from './pipeline/lines.js';
 export { restoreBlock } from './pipeline/restore-block.js';
 export * from './pricing/index.js';
 export * from './retrieval/index.js';
