@@ -44,11 +44,16 @@ grep -q "keep model transformer:" summary.txt || fail "the summary does not name
 npx distil templates "$root/datasets/generated/tool_outputs/kubectl-logs/$(ls "$root/datasets/generated/tool_outputs/kubectl-logs" | head -n 1)" --json | head -n 1 | grep -q '"template"' || fail "templates"
 node --input-type=module -e "
   const entries = ['@distil/contract', '@distil/codec', '@distil/codec/transformer', '@distil/core',
-    '@distil/replay', '@distil/train', '@distil/proxy', '@distil/proxy/mcp', '@distil/savings', '@distil/cli'];
+    '@distil/trajectories', '@distil/battery', '@distil/replay', '@distil/train', '@distil/proxy', '@distil/proxy/mcp', '@distil/savings', '@distil/cli'];
   for (const name of entries) {
     const m = await import(name);
     if (Object.keys(m).length === 0) throw new Error(name + ' exports nothing');
   }
+  const { detectTrajectoryFormat } = await import('@distil/trajectories');
+  if (detectTrajectoryFormat({ messages: [{ role: 'user', content: 'hi' }], model: 'claude-sonnet-4-5', max_tokens: 8 }) !== 'anthropic-messages')
+    throw new Error('@distil/trajectories did not recognise an Anthropic request body');
+  const { HOSTILE_CASES } = await import('@distil/battery');
+  if (HOSTILE_CASES.length === 0) throw new Error('@distil/battery has no hostile cases');
   const { LogisticKeepModel } = await import('@distil/codec');
   const scores = await LogisticKeepModel.load().scoreLines(['ERROR: disk full', 'ok'], 'log');
   if (!(scores[0] > scores[1])) throw new Error('shipped logistic weights did not load');
@@ -72,4 +77,4 @@ node -e '
   const { sessions } = JSON.parse(require("fs").readFileSync("savings.json", "utf8"));
   if (sessions.length !== 1 || !(sessions[0].distil < sessions[0].cacheOnly)) throw new Error("savings: " + JSON.stringify(sessions[0]));
 ' || fail "savings figures"
-echo "verify-packages: 8 packages packed, installed with npm and run"
+echo "verify-packages: 10 packages packed, installed with npm and run"

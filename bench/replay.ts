@@ -10,7 +10,6 @@
  */
 import { readdirSync } from 'node:fs';
 import type { Block, Trajectory } from '@distil/contract';
-import { importTrajectories } from '@distil/core';
 import {
   ablate,
   type Replayed,
@@ -20,6 +19,7 @@ import {
   StructuralRunner,
   visibleIn,
 } from '@distil/replay';
+import { importTrajectories } from '@distil/trajectories';
 import { corpusPath } from './corpus-path.js';
 
 const TURNS = 50;

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Trajectory } from '@distil/contract';
-import { importTrajectories } from '@distil/core';
 import { type ProgressCallback, type Runner, resolveRunner, runFiles } from '@distil/replay';
+import { importTrajectories } from '@distil/trajectories';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 

@@ -10,7 +10,7 @@ export {
   compressBlock,
 } from './pipeline/compress-block.js';
 export { detectKind } from './pipeline/detect-kind.js';
-export { type LineSegments, splitSegments } from './pipeline/lines.js';
+export { type LineSegments, splitSegments, stripTerminator } from './pipeline/lines.js';
 export { restoreBlock } from './pipeline/restore-block.js';
 export * from './pricing/index.js';
 export * from './retrieval/index.js';
@@ -20,5 +20,4 @@ export * from './tier0/index.js';
 export { containsStubSyntax, type FoundStub, findStubs, formatStub, STUB_IN_TEXT } from './tier1/stub.js';
 export { isVerdict } from './tier1/verdicts.js';
 export { countTokens } from './tokens.js';
-export * from './trajectory-import/index.js';
 export * from './validate/index.js';

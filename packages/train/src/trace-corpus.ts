@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
 import type { ContentKind } from '@distil/contract';
-import { detectTrajectoryFormat, importTrajectories } from '@distil/core';
+import { detectTrajectoryFormat, importTrajectories } from '@distil/trajectories';
 import { guessContentKind } from './content-kind-guess.js';
 import {
   LINE_LABELS_FILE,
@@ -122,7 +122,7 @@ function applyRecordedLabels(documents: TraceDocument[], recorded: RecordedKeepL
 /**
  * Reads one or more corpus folders recursively (sorted, hidden entries and binary files skipped):
  * plain text and log files become one document each; trajectory files (the contract's JSON, SWE-agent
- * `.traj`, OpenHands and Claude Code `.jsonl`, via @distil/core's importers) give one document per tool
+ * `.traj`, OpenHands and Claude Code `.jsonl`, via @distil/trajectories) give one document per tool
  * output, labelled by what the agent did next; a `labels.jsonl` adds recorded keep lines to the files it
  * names. Errors name the folder or file: missing, not a folder, unreadable, or holding no text at all.
  */

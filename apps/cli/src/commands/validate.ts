@@ -1,18 +1,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadKeepModel } from '@distil/codec';
-import { type DistilConfig, parseOrThrow } from '@distil/contract';
 import {
   anthropicWirePath,
   type BatteryReport,
   type CaseOutcome,
   type ContextPath,
-  DiskRestoreStore,
   HOSTILE_CASES,
   runAdversarialBattery,
   sessionPath,
-} from '@distil/core';
+} from '@distil/battery';
+import { loadKeepModel } from '@distil/codec';
+import { type DistilConfig, parseOrThrow } from '@distil/contract';
+import { DiskRestoreStore } from '@distil/core';
 import { startProxy } from '@distil/proxy';
 import type { Command } from 'commander';
 import { z } from 'zod';

@@ -9,7 +9,6 @@ import {
   compressBlock,
   countTokens,
   expand,
-  importTrajectories,
   MemoryRestoreStore,
   pipelineCompressor,
   resolvePrice,
@@ -18,6 +17,7 @@ import {
   search,
   simulate,
 } from '@distil/core';
+import { importTrajectories } from '@distil/trajectories';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import { SalienceKeepModel } from '@distil/codec';
 import { DistilConfig } from '@distil/contract';
-import { importTrajectories, MemoryRestoreStore } from '@distil/core';
+import { MemoryRestoreStore } from '@distil/core';
 import {
   CompressionLadder,
   certifyFallback,
@@ -14,6 +14,7 @@ import {
   pipelineTransform,
   StructuralRunner,
 } from '@distil/replay';
+import { importTrajectories } from '@distil/trajectories';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DashboardData, formatUsd, frontierPath } from '../../src/index.js';

@@ -1,5 +1,6 @@
+import { anthropicWirePath, type ContextPath, runAdversarialBattery } from '@distil/battery';
 import { SalienceKeepModel } from '@distil/codec';
-import { anthropicWirePath, type ContextPath, MemoryRestoreStore, runAdversarialBattery } from '@distil/core';
+import { MemoryRestoreStore } from '@distil/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startProxy } from '../../src/index.js';
 

@@ -1,3 +1,4 @@
+export { decisionText } from './decision-text.js';
 export {
   knownModels,
   PRICE_CATALOG,

@@ -1,5 +1,5 @@
 import type { ModelPrice, Trajectory } from '@distil/contract';
-import { decisionText } from '../trajectory-import/turn-builder.js';
+import { decisionText } from './decision-text.js';
 import { billTurn, TokenMeter, type TurnCost } from './request-cost.js';
 import { STRATEGIES, type StrategyContext, type StrategyName } from './strategies.js';
 

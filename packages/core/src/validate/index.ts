@@ -9,23 +9,9 @@ export {
   type ReadOutputOptions,
 } from './agent-outputs.js';
 export {
-  type BatteryOptions,
-  type BatteryReport,
-  type CaseOutcome,
-  HOSTILE_CASES,
-  INVARIANTS,
-  runAdversarialBattery,
-} from './battery.js';
-export {
-  type ContextPath,
-  type Conversation,
-  type ConversationRequest,
-  type ExpandAnswer,
-  type ForwardedRequest,
-  type SessionPathOptions,
-  sessionPath,
-} from './context-path.js';
-export { type ForwardedEncoding, type ForwardedText, readForwarded } from './forwarded-text.js';
-export type { Branch, CaseCheck, HostileCase } from './hostile-case.js';
-export { COLLIDING_HANDLE, COLLIDING_SEEDS, collidingRun } from './short-handle-collision.js';
-export { anthropicWirePath, type ProxyUnderTest, type WirePathOptions } from './wire-path.js';
+  type ForwardedEncoding,
+  type ForwardedText,
+  handlesIn,
+  readForwarded,
+  resolveHandle,
+} from './forwarded-text.js';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Outcome, parseOrThrow, type Trajectory } from '@distil/contract';
-import { importTrajectories } from '@distil/core';
+import { importTrajectories } from '@distil/trajectories';
 import { z } from 'zod';
 import type { ProgressCallback } from '../ablation.js';
 import type { RunEvidence } from '../learn/guideline-flywheel.js';

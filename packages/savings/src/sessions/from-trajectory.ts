@@ -1,5 +1,6 @@
 import { type Block, type Decision, type Trajectory, ValidationError } from '@distil/contract';
-import { decisionText, importTrajectories } from '@distil/core';
+import { decisionText } from '@distil/core';
+import { importTrajectories } from '@distil/trajectories';
 import type { RecordedCall, RecordedSession, SessionSource } from './recorded-session.js';
 import { messagesToolName, toolDefinitionsOf } from './trajectory-tools.js';
 

@@ -1,5 +1,4 @@
-import { findStubs } from '../tier1/stub.js';
-import { readForwarded } from './forwarded-text.js';
+import { findStubs, readForwarded } from '@distil/core';
 import { block, check, type HostileCase, inOrder, noise } from './hostile-case.js';
 
 /**

@@ -71,10 +71,3 @@ export function toolCallDecision(tool: string, args: unknown): Decision {
   }
   return { type: 'tool_call', tool, arguments: { input: value } };
 }
-
-/** How a decision reads as text (what the model wrote to take it); used for output-token counts. */
-export function decisionText(decision: Decision | null): string {
-  if (decision === null) return '';
-  if (decision.type === 'final') return decision.text;
-  return `${decision.tool}(${JSON.stringify(decision.arguments)})`;
-}

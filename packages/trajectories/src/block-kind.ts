@@ -1,5 +1,5 @@
 import type { ContentKind, Role } from '@distil/contract';
-import { detectKind } from '../pipeline/detect-kind.js';
+import { detectKind } from '@distil/core';
 
 /**
  * The content kind of imported text. Tool results are classified by the same detector the proxy and

@@ -1,8 +1,13 @@
 import type { Handle } from '@distil/contract';
-import { splitSegments, stripTerminator } from '../pipeline/lines.js';
-import { countTokens } from '../tokens.js';
+import {
+  countTokens,
+  type ForwardedText,
+  handlesIn,
+  readForwarded,
+  splitSegments,
+  stripTerminator,
+} from '@distil/core';
 import type { ContextPath, ConversationRequest, ForwardedRequest } from './context-path.js';
-import { type ForwardedText, handlesIn, readForwarded } from './forwarded-text.js';
 import { type Branch, type CaseCheck, type CaseRun, check, type HostileCase } from './hostile-case.js';
 import { BLOCK_CASES } from './hostile-cases-block.js';
 import { CONTEXT_CASES } from './hostile-cases-context.js';

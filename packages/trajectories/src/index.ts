@@ -5,4 +5,4 @@ export {
   TRAJECTORY_IMPORTERS,
   type TrajectoryFormat,
 } from './import-trajectory.js';
-export { decisionText, toolCallDecision } from './turn-builder.js';
+export { toolCallDecision } from './turn-builder.js';

@@ -1,12 +1,10 @@
 import { SalienceKeepModel } from '@distil/codec';
 import { DistilConfig } from '@distil/contract';
+import { compressBlock, MemoryRestoreStore, readForwarded } from '@distil/core';
 import { describe, expect, it } from 'vitest';
-import { compressBlock } from '../pipeline/compress-block.js';
-import { MemoryRestoreStore } from '../store/memory-store.js';
 import { runAdversarialBattery } from './battery.js';
 import type { ContextPath, ForwardedRequest } from './context-path.js';
 import { sessionPath } from './context-path.js';
-import { readForwarded } from './forwarded-text.js';
 import { COLLIDING_HANDLE, COLLIDING_SEEDS, collidingBlock, collidingRun } from './short-handle-collision.js';
 
 const tiers = DistilConfig.parse({}).tiers;

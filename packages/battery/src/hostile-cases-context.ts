@@ -1,6 +1,5 @@
 import { addressOf, DECISION_MARKER, HandleCollisionError } from '@distil/contract';
-import { findStubs } from '../tier1/stub.js';
-import { resolveHandle } from './forwarded-text.js';
+import { findStubs, resolveHandle } from '@distil/core';
 import { block, type CaseCheck, check, type HostileCase, inOrder, noise } from './hostile-case.js';
 import { COLLIDING_HANDLE, COLLIDING_SEEDS, collidingBlock, collidingRun } from './short-handle-collision.js';
 

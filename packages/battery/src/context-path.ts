@@ -1,9 +1,5 @@
 import type { Block, KeepModel, RestoreStore, TierConfig } from '@distil/contract';
-import { collectAnchors } from '../guard/anchors.js';
-import { compressBlock } from '../pipeline/compress-block.js';
-import { detectKind } from '../pipeline/detect-kind.js';
-import { expand } from '../retrieval/expand.js';
-import { Session } from '../session/session.js';
+import { collectAnchors, compressBlock, detectKind, expand, Session } from '@distil/core';
 
 /**
  * One request of a conversation, as an agent sends it: the whole context so far (append-only). `user`

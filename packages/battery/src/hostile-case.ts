@@ -1,5 +1,5 @@
+import type { ForwardedText } from '@distil/core';
 import type { ContextPath, Conversation, ConversationRequest, ForwardedRequest } from './context-path.js';
-import type { ForwardedText } from './forwarded-text.js';
 
 /**
  * Where the load-bearing line ended up (spec/threat-model.txt, the disjunction Distil asserts):
