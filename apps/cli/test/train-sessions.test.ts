@@ -73,4 +73,42 @@ describe('distil train on recorded sessions (real binary)', () => {
     expect(compressed.status).toBe(0);
     expect(JSON.parse(compressed.stdout).keepModel).toMatch(/^logistic:[0-9a-f]{12}$/);
   });
+
+  it('trains the transformer on the same sessions, split by session, and prints the held-out table', () => {
+    const corpus = mkdtempSync(join(tmpdir(), 'distil-train-transformer-sessions-'));
+    for (let n = 0; n < 10; n++) writeFileSync(join(corpus, `s${n}.jsonl`), sessionLog(n));
+    const out = join(mkdtempSync(join(tmpdir(), 'distil-train-transformer-out-')), 'model');
+    // a model small enough to train in seconds on one thread
+    const shape = [
+      '--layers',
+      '1',
+      '--hidden',
+      '16',
+      '--heads',
+      '2',
+      '--intermediate',
+      '32',
+      '--seq-len',
+      '24',
+    ];
+    const run = runCli([
+      'train-transformer',
+      '--corpus',
+      corpus,
+      '--out',
+      out,
+      '--epochs',
+      '1',
+      '--threads',
+      '1',
+      ...shape,
+    ]);
+    expect(run.stderr).not.toContain('distil: ');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/10 agent sessions \(10 tool outputs, split by session\), 600 lines/);
+    expect(run.stdout).toContain('training on decision labels');
+    expect(run.stdout).toMatch(/transformer\s+decision\s+\d+/);
+    const metrics = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
+    expect(metrics.corpus.roots).toEqual([corpus]);
+  }, 60_000);
 });

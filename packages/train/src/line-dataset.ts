@@ -29,7 +29,7 @@ export interface LabelledLine {
 }
 
 /**
- * The split of a line from the first 32 bits of the SHA-256 of its text, read as a fraction: below 0.2 is
+ * The split of a line (or of a session, by its id) from the first 32 bits of the SHA-256 of its text, read as a fraction: below 0.2 is
  * test (exactly the codec's `isHeldOut(line, 0.2)`), below 0.3 dev, the rest train. Reproducible on any
  * machine with no seed, and a repeated line never straddles two splits.
  */
@@ -40,7 +40,8 @@ export function splitOf(line: string): Split {
 }
 
 /**
- * Every non-blank line of the corpus with its split, its salience label and, where the corpus says what the
+ * Every non-blank line of the corpus with its split (by session for a document that came from one, see
+ * TraceDocument.group), its salience label and, where the corpus says what the
  * agent did next, its decision label. Blank lines are left out: every model scores them ~0 and they
  * would only inflate accuracy.
  */
@@ -54,7 +55,7 @@ export function labelCorpusLines(corpus: TraceCorpus): LabelledLine[] {
         text,
         kind: doc.kind,
         source: doc.source,
-        split: splitOf(text),
+        split: splitOf(doc.group ?? text),
         salience: salienceOf(text) >= SALIENCE_KEEP_THRESHOLD ? 1 : 0,
         ...(decision === undefined ? {} : { decision, decisionOrigin: doc.decisionOrigin as DecisionOrigin }),
       });

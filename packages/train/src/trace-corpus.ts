@@ -11,8 +11,11 @@ import {
 } from './line-labels-file.js';
 import { labelToolOutputs, splitLines } from './trajectory-lines.js';
 
-/** Where a document's decision-derived labels came from. */
-export type DecisionOrigin = 'trajectory' | 'labels-file';
+/**
+ * Where a document's decision-derived labels came from: a trajectory's next action, a labels file, or a
+ * recorded agent session (a line is needed when the agent's later text or tool input names a token of it).
+ */
+export type DecisionOrigin = 'trajectory' | 'labels-file' | 'session';
 
 /** One block of text from the corpus: a file, or one tool output of a trajectory. */
 export interface TraceDocument {
@@ -23,6 +26,11 @@ export interface TraceDocument {
   /** Decision-derived keep labels per line, when the corpus says what the agent did next. */
   readonly decision?: Uint8Array;
   readonly decisionOrigin?: DecisionOrigin;
+  /**
+   * The session the document came from, when it came from one: its lines take their split from it, so
+   * no session has lines on both sides of the evaluation (otherwise each line's split is its own).
+   */
+  readonly group?: string;
   /**
    * For a text file: the 1-based `\n`-counted line each line came from. A labels file counts lines by
    * `\n`, while lines here (as in the compression core) also end at a lone `\r`, where progress bars redraw.

@@ -22,7 +22,7 @@ import {
 import { writeModelFolder } from './model-folder-writer.js';
 import { checkOnnxParity, type ParityReport } from './onnx-parity.js';
 import { type BackendPreference, ensureBackend } from './tfjs-runtime.js';
-import { readTraceCorpus } from './trace-corpus.js';
+import { readTraceCorpus, type TraceDocument } from './trace-corpus.js';
 import { buildTrainingData, type TrainingLabels } from './training-data.js';
 import { progressObserver } from './training-progress.js';
 import { bertBaseUncasedVocabulary, type Vocabulary } from './vocabulary.js';
@@ -32,6 +32,14 @@ import { WorkerGradientEngine } from './worker-gradient-engine.js';
 export interface TrainTransformerOptions {
   /** Corpus folders: text/log files, trajectories, optionally a labels.jsonl. */
   readonly corpus: readonly string[];
+  /**
+   * Tool outputs of recorded agent sessions, each labelled line by line by what the agent wrote after it
+   * (decisionOrigin `session`) and split by its session (`group`); default none. The CLI builds them
+   * from Claude Code, Codex, SWE-agent and OpenHands logs.
+   */
+  readonly sessionDocuments?: readonly TraceDocument[];
+  /** The folders `sessionDocuments` were read from, for the report; default none. */
+  readonly sessionRoots?: readonly string[];
   /** Output model folder (created). */
   readonly out: string;
   /** Default 3. */
@@ -177,10 +185,20 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
   }
   const fullVocabulary = base?.vocabulary ?? bertBaseUncasedVocabulary();
   const common = bertBaseUncasedVocabulary();
-  const corpus = readTraceCorpus(
-    options.corpus.map((c) => resolve(c)),
-    (word) => common.has(word),
-  );
+  const sessionDocuments = options.sessionDocuments ?? [];
+  const read =
+    options.corpus.length > 0 || sessionDocuments.length === 0
+      ? readTraceCorpus(
+          options.corpus.map((c) => resolve(c)),
+          (word) => common.has(word),
+        )
+      : { roots: [], documents: [], textFiles: 0, trajectoryFiles: 0, trajectories: 0 };
+  const corpus = {
+    ...read,
+    roots: [...read.roots, ...(options.sessionRoots ?? []).map((r) => resolve(r))],
+    documents: [...read.documents, ...sessionDocuments],
+  };
+  const sessions = new Set(sessionDocuments.map((d) => d.group)).size;
   const lines = labelCorpusLines(corpus);
   const agreement = labelAgreement(lines);
   const data = buildTrainingData(lines, fullVocabulary, {
@@ -191,7 +209,11 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
     ...(options.kinds ? { kinds: options.kinds } : {}),
   });
   log(
-    `Corpus: ${corpus.textFiles} text files, ${corpus.trajectories} trajectories, ${lines.length} lines; ` +
+    `Corpus: ${corpus.textFiles} text files, ${corpus.trajectories} trajectories, ` +
+      (sessions > 0
+        ? `${sessions} agent sessions (${sessionDocuments.length} tool outputs, split by session), `
+        : '') +
+      `${lines.length} lines; ` +
       `training on ${data.labelSource} labels: ${data.train.length} train / ${data.dev.length} dev / ${data.test.length} test lines`,
   );
   if (agreement.lines > 0) {

@@ -7,6 +7,8 @@ import {
   type LabelledBlock,
   trainBlockLogistic,
 } from '@distil/codec';
+import type { ContentKind } from '@distil/contract';
+import { detectKind } from '@distil/core';
 import { importSessions, labelledOutputs, type RecordedSession } from '@distil/savings';
 import { formatTable } from '../table.js';
 
@@ -112,4 +114,40 @@ export function formatSessionTrainReport(run: SessionTrainRun): string {
       ],
     ],
   )}\nremoved: share of tool-output characters removed, least likely needed first, while that share of the needed lines stays\n`;
+}
+
+/** One tool output of a recorded session, as `distil train-transformer` reads corpus documents. */
+export interface SessionDocument {
+  /** The session file, then `#<output id>`. */
+  readonly source: string;
+  readonly kind: ContentKind;
+  readonly lines: readonly string[];
+  /** 1 where the agent's later text or tool input names a token of the line (labelledOutputs). */
+  readonly decision: Uint8Array;
+  readonly decisionOrigin: 'session';
+  /** The main session (a subagent goes with it), so that no session straddles train and test. */
+  readonly group: string;
+}
+
+/**
+ * Every tool output of two or more lines of the sessions, labelled line by line by what the agent wrote
+ * after reading it — the same labels and grouping as the block model's (runSessionTrain).
+ */
+export function sessionDocuments(corpus: string, sessions: readonly RecordedSession[]): SessionDocument[] {
+  const out: SessionDocument[] = [];
+  for (const session of sessions) {
+    const group = session.id.split('/')[0]!;
+    for (const o of labelledOutputs(session)) {
+      if (o.lines.length < 2) continue;
+      out.push({
+        source: `${relative(corpus, session.file)}#${o.id}`,
+        kind: detectKind(o.lines.join('\n')),
+        lines: o.lines,
+        decision: o.needed,
+        decisionOrigin: 'session',
+        group,
+      });
+    }
+  }
+  return out;
 }

@@ -1,7 +1,9 @@
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ContentKind, parseOrThrow } from '@distil/contract';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { type SessionDocument, sessionDocuments, sessionsIn } from './train-sessions.js';
 
 /** The bundled dataset (tool outputs, labels.jsonl, trajectories), relative to the repository root. */
 export const DEFAULT_TRANSFORMER_CORPUS = join('datasets', 'generated');
@@ -84,8 +86,20 @@ export function registerTrainTransformer(program: Command): void {
       );
       // Loaded on use: @distil/train pulls in tfjs, which no other command needs at startup.
       const { trainTransformer } = await import('@distil/train');
+      // a folder of recorded agent sessions is read as sessions: labels from what the agent wrote next,
+      // split by session; any other folder as text files, trajectories and labels files
+      const sessionRoots: string[] = [];
+      const documents: SessionDocument[] = [];
+      for (const folder of flags.corpus) {
+        const sessions = existsSync(folder) && statSync(folder).isDirectory() ? sessionsIn(folder) : [];
+        if (sessions.length === 0) continue;
+        sessionRoots.push(folder);
+        documents.push(...sessionDocuments(folder, sessions));
+      }
       await trainTransformer({
-        corpus: flags.corpus,
+        corpus: flags.corpus.filter((folder) => !sessionRoots.includes(folder)),
+        sessionDocuments: documents,
+        sessionRoots,
         out: flags.out,
         epochs: flags.epochs,
         seqLen: flags.seqLen,
