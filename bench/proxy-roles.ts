@@ -17,25 +17,10 @@ import { join } from 'node:path';
 import { SalienceKeepModel } from '@distil/codec';
 import { MemoryRestoreStore } from '@distil/core';
 import { startProxy } from '@distil/proxy';
+import { MESSAGES_REPLY } from './wire-fixtures.js';
 
 /** A short Anthropic Messages reply. */
-function messagesReply(): string {
-  return JSON.stringify({
-    id: 'msg_bench',
-    type: 'message',
-    role: 'assistant',
-    model: 'claude-sonnet-4-6',
-    content: [{ type: 'text', text: 'ok' }],
-    stop_reason: 'end_turn',
-    stop_sequence: null,
-    usage: {
-      input_tokens: 1000,
-      output_tokens: 1,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-    },
-  });
-}
+const messagesReply = (): string => JSON.stringify(MESSAGES_REPLY);
 
 /** A short Chat Completions reply, as the API writes it (the shape the proxy tests' fake upstream sends). */
 function chatReply(): string {
