@@ -1,4 +1,4 @@
-import { salienceOf } from '@distil/codec';
+import { SalienceKeepModel, salienceOf } from '@distil/codec';
 import {
   type Block,
   type ContentKind,
@@ -160,9 +160,13 @@ async function digestBlock(
   return { text, handles: folded.handles, tier: 'digest', kind: block.kind };
 }
 
+/** The rules' id: a wrapped rules model (the proxy's fail-open guard) keeps it, where `instanceof` would not. */
+const RULES_ID = new SalienceKeepModel().id;
+
 /**
  * Keep-model scores for the lines that are neither fixed nor guarded (0 elsewhere: those lines are kept
- * whatever they score). Scoring only the undecided lines matters most for the transformer.
+ * whatever they score), each at least the rules' own score unless the model is the rules. Scoring only
+ * the undecided lines matters most for the transformer.
  */
 async function scoreUndecided(
   { keepModel, context }: CompressOptions,
@@ -177,20 +181,23 @@ async function scoreUndecided(
     if (fixed[i] === 0 && guard[i] === 0 && released[i] === 0) undecided.push(i);
   const scores = new Float32Array(lines.length);
   if (undecided.length === 0) return scores;
-  // a model that reads the block around each line sees the whole block, or its scores would shift; a
-  // line the rules keep by its own score keeps at least that score, so a learned model adds lines the
-  // rules would fold and ranks the rest, but never lets an error line the rules keep go
-  if (keepModel.wholeBlock) {
-    const all = await keepModel.scoreLines(lines, kind, context);
-    for (const i of undecided) scores[i] = Math.max(all[i]!, salienceOf(lines[i]!));
-    return scores;
-  }
-  const scored = await keepModel.scoreLines(
-    undecided.map((i) => lines[i]!),
-    kind,
-    context,
-  );
-  for (let k = 0; k < undecided.length; k++) scores[undecided[k]!] = scored[k]!;
+  // A model that reads the block around each line sees the whole block, or its scores would shift. Any
+  // model but the rules themselves is floored at the rules' score: a line the rules keep by its own score
+  // keeps at least that score, so a learned model adds lines the rules would fold and ranks the rest, but
+  // never lets a line the rules keep go.
+  const all = keepModel.wholeBlock ? await keepModel.scoreLines(lines, kind, context) : undefined;
+  const scored =
+    all ??
+    (await keepModel.scoreLines(
+      undecided.map((i) => lines[i]!),
+      kind,
+      context,
+    ));
+  const floored = keepModel.id !== RULES_ID;
+  undecided.forEach((i, k) => {
+    const score = all ? all[i]! : scored[k]!;
+    scores[i] = floored ? Math.max(score, salienceOf(lines[i]!)) : score;
+  });
   return scores;
 }
 
