@@ -39,7 +39,7 @@ describe('the keep model that decided, through the proxy', () => {
     await upstream.close();
   });
 
-  it('gets the request trusted texts as its context, and is named in the per-request record and the dashboard', async () => {
+  it('gets the request trusted texts and the input of the call behind each output as its context, and is named in the per-request record and the dashboard', async () => {
     upstream.script({ kind: 'anthropic', content: [{ type: 'text', text: 'ok' }] });
     const client = new Anthropic({ apiKey: 'k', baseURL: proxy.url, maxRetries: 0 });
     await client.messages.create({
@@ -49,14 +49,31 @@ describe('the keep model that decided, through the proxy', () => {
         { role: 'user', content: 'fix the failing ci job' },
         {
           role: 'assistant',
-          content: [{ type: 'tool_use', id: 't1', name: 'bash', input: { command: 'cat ci.log' } }],
+          content: [
+            { type: 'tool_use', id: 't1', name: 'bash', input: { command: 'cat ci.log' } },
+            { type: 'tool_use', id: 't2', name: 'bash', input: { command: 'cat build.log' } },
+          ],
         },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: buildLog(400, 'ci') }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 't1', content: buildLog(400, 'ci') },
+            { type: 'tool_result', tool_use_id: 't2', content: buildLog(300, 'build') },
+          ],
+        },
       ],
+    });
+    // each output is scored with the input of the call that produced it
+    const recent = ['{"command":"cat ci.log"}', '{"command":"cat build.log"}'];
+    expect(model.contexts).toContainEqual({
+      task: 'fix the failing ci job',
+      recent,
+      input: '{"command":"cat ci.log"}',
     });
     expect(model.contexts).toContainEqual({
       task: 'fix the failing ci job',
-      recent: ['{"command":"cat ci.log"}'],
+      recent,
+      input: '{"command":"cat build.log"}',
     });
     // the per-request record names the model, beside what it removed; nothing goes to the problem log
     expect(seen.at(-1)).toMatchObject({ keepModel: model.id });

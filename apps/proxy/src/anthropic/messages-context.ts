@@ -59,7 +59,26 @@ export function messagesContext(body: MessagesRequest, excludedTools: ReadonlySe
     });
   });
   const from = start;
-  return { toolTexts, trustedTexts: () => trustedTexts(body.messages, from) };
+  return {
+    toolTexts,
+    trustedTexts: () => trustedTexts(body.messages, from),
+    callInputs: () => callInputs(body.messages, from),
+  };
+}
+
+/** Each call's input (as trustedTexts renders it) by its id, from the start of the history the model sees. */
+function callInputs(messages: readonly AnthropicMessage[], start: HistoryStart): Map<string, string> {
+  const inputs = new Map<string, string>();
+  for (let m = start.message; m < messages.length; m++) {
+    const { role, content } = messages[m]!;
+    if (role !== 'assistant' || typeof content === 'string') continue;
+    for (let p = m === start.message ? start.part : 0; p < content.length; p++) {
+      const part = content[p]!;
+      if (CALL_PARTS.has(part.type) && typeof part.id === 'string')
+        inputs.set(part.id, JSON.stringify(part.input ?? {}));
+    }
+  }
+  return inputs;
 }
 
 /** A FoundText that adds each text to `out`, writable when its tool may be compressed. */

@@ -1,8 +1,9 @@
+import type { KeepContext } from '@distil/contract';
 import { collectAnchors, countTokens, findStubs, type SentBlock } from '@distil/core';
 import type { StringEdit } from '../json/body-edits.js';
-import type { ProxySession } from '../session/proxy-session.js';
+import type { ProxySession, SessionInput } from '../session/proxy-session.js';
 import type { RequestContext } from './context-block.js';
-import { keepContextOf } from './keep-context.js';
+import { keepContextFor, keepContextOf } from './keep-context.js';
 
 /** What compressing one request's context did. */
 export interface ContextOutcome {
@@ -67,7 +68,13 @@ export async function compressContext(
   let trusted: readonly string[] | undefined;
   const texts = () => (trusted ??= context.trustedTexts());
   const anchors = () => collectAnchors(texts());
-  const keep = () => keepContextOf(texts());
+  let base: KeepContext | undefined;
+  let calls: ReadonlyMap<string, string> | undefined;
+  const keep = (input: SessionInput): KeepContext => {
+    base ??= keepContextOf(texts());
+    calls ??= context.callInputs();
+    return keepContextFor(base, input.id, calls);
+  };
   const { sent, added, failed } =
     mode === 'whole'
       ? await session.encode(inputs, anchors, keep)

@@ -28,6 +28,11 @@ export interface RequestContext {
    * turn, where reading them (a JSON.stringify of every tool call's input) was wasted work.
    */
   readonly trustedTexts: () => readonly string[];
+  /**
+   * The input of each call the agent made, by the provider's call id, as it stands among the trusted
+   * texts: a tool output's keep model is told which call produced it. Lazy for the same reason.
+   */
+  readonly callInputs: () => ReadonlyMap<string, string>;
 }
 
 /** Names of tools whose results Distil never compresses: its own (expanded content stays whole). */

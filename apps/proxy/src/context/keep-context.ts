@@ -8,8 +8,7 @@ const RECENT_CHARS = 64 * 1024;
 /**
  * The keep model's view of a request, from its trusted texts in order (user text, the agent's text and
  * call inputs): the first is the task as the user stated it, the latest others what the agent was just
- * doing. Which call produced which tool output is not tracked here, so `input` stays unset; the call's
- * input is the newest of `recent` whenever one call was made.
+ * doing. The call that produced each output is added per block (see keepContextFor).
  */
 export function keepContextOf(trustedTexts: readonly string[]): KeepContext {
   if (trustedTexts.length === 0) return {};
@@ -22,4 +21,14 @@ export function keepContextOf(trustedTexts: readonly string[]): KeepContext {
     recent.push(text);
   }
   return { task: trustedTexts[0]!, recent: recent.reverse() };
+}
+
+/** `base` for one tool output: with the input of the call that produced it, when the request holds it. */
+export function keepContextFor(
+  base: KeepContext,
+  callId: string | undefined,
+  callInputs: ReadonlyMap<string, string>,
+): KeepContext {
+  const input = callId === undefined ? undefined : callInputs.get(callId);
+  return input === undefined ? base : { ...base, input };
 }

@@ -43,4 +43,12 @@ describe('chatContext', () => {
       '{"cmd":"pytest"}',
     ]);
   });
+
+  it('knows the arguments of the call behind each tool message, for the keep model', () => {
+    const context = chatContext(body, new Set());
+    expect(context.toolTexts.map((text) => context.callInputs().get(text.id!))).toEqual([
+      '{"cmd":"pytest"}',
+      '{"cmd":"pytest"}',
+    ]);
+  });
 });

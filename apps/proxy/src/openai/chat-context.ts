@@ -52,7 +52,22 @@ export function chatContext(body: ChatRequest, excludedTools: ReadonlySet<string
     }
     for (const call of message.tool_calls ?? []) toolNames.set(call.id, call.function.name);
   });
-  return { toolTexts, trustedTexts: () => trustedTexts(body.messages) };
+  return {
+    toolTexts,
+    trustedTexts: () => trustedTexts(body.messages),
+    callInputs: () => callInputs(body.messages),
+  };
+}
+
+/** Each call's arguments (as trustedTexts renders them) by its id. */
+function callInputs(messages: readonly ChatMessage[]): Map<string, string> {
+  const inputs = new Map<string, string>();
+  for (const message of messages)
+    for (const call of message.tool_calls ?? []) {
+      const args = call.function.arguments;
+      inputs.set(call.id, typeof args === 'string' ? args : JSON.stringify(args));
+    }
+  return inputs;
 }
 
 /** User text (client-injected context taken out), assistant text, and the arguments of each call. */

@@ -97,6 +97,19 @@ describe('responsesContext on every item type', () => {
     ]);
   });
 
+  it('knows the input of the call behind each output, for the keep model', () => {
+    const context = responsesContext(request(items), NONE);
+    const calls = context.callInputs();
+    expect(context.toolTexts.map((text) => calls.get(text.id!))).toEqual([
+      '{"cmd":"make"}',
+      '*** Begin Patch',
+      '["ls","-l"]',
+      '["pytest -q"]',
+      '["pytest -q"]',
+      '@@ -1 +1 @@',
+    ]);
+  });
+
   it('leaves out everything before the newest compaction item', () => {
     const compacted = [
       ...items.slice(0, 5),

@@ -53,7 +53,24 @@ export function responsesContext(body: ResponsesRequest, excludedTools: Readonly
     output.read(item, ['input', i], collector(id, tool, compressibleTool(tool, excludedTools), toolTexts));
   });
   const from = start;
-  return { toolTexts, trustedTexts: () => trustedTexts(body, items, from) };
+  return {
+    toolTexts,
+    trustedTexts: () => trustedTexts(body, items, from),
+    callInputs: () => callInputs(items, from),
+  };
+}
+
+/** Each call's input (as trustedTexts renders it) by its call id, from the newest compaction on. */
+function callInputs(items: readonly ResponseItem[], start: number): Map<string, string> {
+  const inputs = new Map<string, string>();
+  for (let i = start; i < items.length; i++) {
+    const item = items[i]!;
+    const type = typeOf(item);
+    const call = type === undefined ? undefined : CALL_READERS.get(type);
+    const id = typeof item.call_id === 'string' ? item.call_id : item.id;
+    if (call && typeof id === 'string') inputs.set(id, call.input(item));
+  }
+  return inputs;
 }
 
 /** A FoundText that adds each text to `out`, writable when its tool may be compressed. */

@@ -86,7 +86,7 @@ export class ProxySession {
   encode(
     inputs: readonly SessionInput[],
     anchors: () => ReadonlySet<string>,
-    context?: () => KeepContext,
+    context?: (input: SessionInput) => KeepContext,
   ): Promise<EncodedTurn> {
     const run = this.#lock.then(() => this.#encode(inputs, anchors, context));
     this.#lock = run.catch(() => undefined);
@@ -100,7 +100,7 @@ export class ProxySession {
   append(
     inputs: readonly SessionInput[],
     anchors: () => ReadonlySet<string>,
-    context?: () => KeepContext,
+    context?: (input: SessionInput) => KeepContext,
   ): Promise<EncodedTurn> {
     const run = this.#lock.then(async () => {
       this.lastUsed = Date.now();
@@ -117,8 +117,7 @@ export class ProxySession {
       const known = branch.context.length;
       if (inputs.length > 0) {
         const current = anchors();
-        const trusted = context?.();
-        await branch.add(inputs.map((input) => this.#block(input, current, trusted)));
+        await branch.add(inputs.map((input) => this.#block(input, current, context?.(input))));
         this.#trackDigests(branch, known);
       }
       return { sent: branch.context.slice(known), added: inputs.length, failed: this.#failed };
@@ -135,7 +134,7 @@ export class ProxySession {
   async #encode(
     inputs: readonly SessionInput[],
     anchors: () => ReadonlySet<string>,
-    context?: () => KeepContext,
+    context?: (input: SessionInput) => KeepContext,
   ): Promise<EncodedTurn> {
     this.lastUsed = Date.now();
     this.#failed = null;
@@ -165,8 +164,7 @@ export class ProxySession {
     const known = branch.context.length;
     if (known < inputs.length) {
       const current = anchors();
-      const trusted = context?.();
-      const blocks = inputs.slice(known).map((input) => this.#block(input, current, trusted));
+      const blocks = inputs.slice(known).map((input) => this.#block(input, current, context?.(input)));
       await branch.add(blocks);
       this.#trackDigests(branch, known);
     }

@@ -139,8 +139,11 @@ async function digestBlock(
   const verdicts = routinePassingVerdicts(lines, table);
   for (let i = 0; i < lines.length; i++) released[i] = released[i]! | verdicts[i]!;
   const fixed = fixedLines(lines, guard, options.tiers, table, released);
-  const scores = await scoreUndecided(options, lines, block.kind, guard, fixed, released);
-  const keep = selectLines({ lines, guard, fixed, scores, released, templates: alike }, options.tiers);
+  const { scores, floor } = await scoreUndecided(options, lines, block.kind, guard, fixed, released);
+  const keep = selectLines(
+    { lines, guard, fixed, scores, released, templates: alike, ...(floor ? { floor } : {}) },
+    options.tiers,
+  );
   const repeats = releaseRepeats(raw, keep, pinnedLines(guard, ends));
   const findings = guard.map((r) => ((r & GuardReason.surprise) !== 0 ? 1 : 0));
   // The store refuses a short-handle collision (an attacker can engineer one in ~2^24 hashes); the block
@@ -165,8 +168,9 @@ const RULES_ID = new SalienceKeepModel().id;
 
 /**
  * Keep-model scores for the lines that are neither fixed nor guarded (0 elsewhere: those lines are kept
- * whatever they score), each at least the rules' own score unless the model is the rules. Scoring only
- * the undecided lines matters most for the transformer.
+ * whatever they score), each at least the rules' own score unless the model is the rules; `floor` then
+ * holds the rules' scores alone, so selectLines can keep what the rules would keep by their own bar.
+ * Scoring only the undecided lines matters most for the transformer.
  */
 async function scoreUndecided(
   { keepModel, context }: CompressOptions,
@@ -175,12 +179,12 @@ async function scoreUndecided(
   guard: Uint8Array,
   fixed: Uint8Array,
   released: Uint8Array,
-): Promise<Float32Array> {
+): Promise<{ scores: Float32Array; floor?: Float32Array }> {
   const undecided: number[] = [];
   for (let i = 0; i < lines.length; i++)
     if (fixed[i] === 0 && guard[i] === 0 && released[i] === 0) undecided.push(i);
   const scores = new Float32Array(lines.length);
-  if (undecided.length === 0) return scores;
+  if (undecided.length === 0) return { scores };
   // A model that reads the block around each line sees the whole block, or its scores would shift. Any
   // model but the rules themselves is floored at the rules' score: a line the rules keep by its own score
   // keeps at least that score, so a learned model adds lines the rules would fold and ranks the rest, but
@@ -193,12 +197,13 @@ async function scoreUndecided(
       kind,
       context,
     ));
-  const floored = keepModel.id !== RULES_ID;
+  const floor = keepModel.id !== RULES_ID ? new Float32Array(lines.length) : undefined;
   undecided.forEach((i, k) => {
     const score = all ? all[i]! : scored[k]!;
-    scores[i] = floored ? Math.max(score, salienceOf(lines[i]!)) : score;
+    if (floor) floor[i] = salienceOf(lines[i]!);
+    scores[i] = floor ? Math.max(score, floor[i]!) : score;
   });
-  return scores;
+  return floor ? { scores, floor } : { scores };
 }
 
 /**

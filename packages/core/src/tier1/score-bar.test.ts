@@ -47,4 +47,15 @@ describe('the bar a line clears by its score, relative to its block', () => {
     for (let i = 0; i < 400; i++) signals.scores[i] = i % 20 === 0 ? 0.7 : 0.1;
     expect(kept(selectLines(signals, tiers))).toHaveLength(20);
   });
+
+  it('a learned model scoring most lines high never raises the bar on what the rules keep by their own', () => {
+    const signals = block(400, []);
+    // the rules keep every twentieth line; a learned model scores every line high (floored at the rules)
+    const floor = Float32Array.from(signals.scores, (_, i) => (i % 20 === 0 ? 0.7 : 0.1));
+    const scores = Float32Array.from(floor, (rules, i) => Math.max(rules, i % 20 === 0 ? 0.7 : 0.8));
+    const keep = selectLines({ ...signals, scores, floor }, tiers);
+    for (let i = 0; i < 400; i += 20) expect(keep[i]).toBe(1);
+    const rulesAlone = selectLines({ ...signals, scores: floor }, tiers);
+    expect(kept(rulesAlone).every((i) => keep[i] === 1)).toBe(true);
+  });
 });

@@ -14,6 +14,11 @@ export interface LineSignals {
   readonly fixed: Uint8Array;
   /** KeepModel keep-probabilities per line; only read for lines neither fixed nor guarded. */
   readonly scores: Float32Array;
+  /**
+   * The rules' own scores, when a learned model scored the block (its scores are floored at these): a
+   * line the rules keep against their own bar stays kept however many lines the model scores high.
+   */
+  readonly floor?: Float32Array;
   /** Guarded lines released to the fold as members of a large alike list (see alikeGuarded). */
   readonly released?: Uint8Array;
   /** Each line's mined template (-1 for none worth citing), when known: see releaseRoutineScored. */
@@ -74,8 +79,8 @@ const RELATIVE_BAR_LINES = 200;
  * becomes the score of the block's top tenth: a line is kept for its score when it scores high relative to
  * its block. Guarded lines (findings, identifiers, locations) and fixed lines never depend on it.
  */
-function scoreBar(signals: LineSignals, threshold: number): number {
-  const { guard, fixed, scores, released } = signals;
+function scoreBar(signals: LineSignals, scores: Float32Array, threshold: number): number {
+  const { guard, fixed, released } = signals;
   if (scores.length < RELATIVE_BAR_LINES) return threshold;
   const clearing: number[] = [];
   let undecided = 0;
@@ -99,13 +104,16 @@ function scoreBar(signals: LineSignals, threshold: number): number {
  * then scored and context lines the block repeats by template or shape fold but for a few.
  */
 export function selectLines(signals: LineSignals, tiers: TierConfig): Uint8Array {
-  const { lines, guard, fixed, scores, released } = signals;
+  const { lines, guard, fixed, scores, released, floor } = signals;
   const n = lines.length;
   const keep = new Uint8Array(n);
-  const bar = scoreBar(signals, tiers.keepThreshold);
+  const bar = scoreBar(signals, scores, tiers.keepThreshold);
+  // A learned model that scores many lines high raises the bar; the rules' lines face the rules' bar.
+  const floorBar = floor ? scoreBar(signals, floor, tiers.keepThreshold) : bar;
   for (let i = 0; i < n; i++) {
     if (released?.[i] === 1) continue;
-    if (fixed[i] === 1 || guard[i] !== 0 || scores[i]! >= bar) keep[i] = 1;
+    if (fixed[i] === 1 || guard[i] !== 0 || scores[i]! >= bar || (floor && floor[i]! >= floorBar))
+      keep[i] = 1;
   }
   releaseNoise(lines, keep, fixed);
   const errors = new Uint8Array(n);
