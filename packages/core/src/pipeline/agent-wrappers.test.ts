@@ -7,6 +7,7 @@ import { MemoryRestoreStore } from '../store/index.js';
 import { countTokens } from '../tokens.js';
 import {
   asCodexExec,
+  asCodexJson,
   asPersistedOutput,
   asReadOutput,
   ciLog,
@@ -55,11 +56,16 @@ describe('compressing what the agents really send', () => {
       asReadOutput(log.text, { padded: true }),
       asCodexExec(log.text, { exitCode: 2 }),
       asCodexExec(log.text, { style: 'unified' }),
+      asCodexJson(log.text, { exitCode: 1 }),
+      asCodexJson(asCodexExec(log.text)),
     ]) {
       const wrapped = await compressed(text);
       expect(wrapped.out.tier).toBe('digest');
       expect(wrapped.saved).toBeGreaterThan(plain.saved - 0.03);
-      for (const line of log.keyLines) expect(wrapped.out.text).toContain(line);
+      const shown = text.startsWith('{')
+        ? (JSON.parse(wrapped.out.text) as { output: string }).output
+        : wrapped.out.text;
+      for (const line of log.keyLines) expect(shown).toContain(line);
     }
   });
 

@@ -20,7 +20,9 @@ import { fixedLines, keptEnds, selectLines } from '../tier1/select-lines.js';
 import { containsStubSyntax } from '../tier1/stub.js';
 import { analysisLines } from './analysis-lines.js';
 import { looksBinary } from './binary.js';
+import { detectKind } from './detect-kind.js';
 import { foldableBySalience } from './file-view.js';
+import { joinJsonEnvelope, splitJsonEnvelope } from './json-envelope.js';
 import { splitSegments } from './lines.js';
 import { encodeLossless } from './lossless-block.js';
 import { hasEnvelope, splitEnvelope, type ToolEnvelope } from './tool-envelope.js';
@@ -84,6 +86,8 @@ export async function compressBlock(block: Block, options: CompressOptions): Pro
   // A block that already prints stub syntax could make a restore substitute the wrong span; it is
   // passed through whole (a denial of savings, never a wrong expansion).
   if (containsStubSyntax(text)) return unchanged(block, 'contains stub syntax: passed through');
+  const digested = options.depth !== 'lossless' ? await digestJsonField(block, options) : null;
+  if (digested) return digested;
   const envelope = splitEnvelope(text);
   if (options.depth !== 'lossless' && foldableBySalience(envelope.body, kind)) {
     const digest = await digestBlock(block, envelope, options);
@@ -105,6 +109,21 @@ export async function compressBlock(block: Block, options: CompressOptions): Pro
   });
   if (lossless === null) return unchanged(block, 'no transform paid for itself');
   return { text: lossless.text, handles: [lossless.handle], tier: 'lossless', kind };
+}
+
+/**
+ * The digest of a tool output sent as a JSON object around its text (json-envelope.ts), or null: the
+ * field's text is compressed as the block it is and written back as JSON, every other byte as it came.
+ * Only a digest is taken (its stubs restore inside the field, see restoreBlock); otherwise the object is
+ * encoded as JSON.
+ */
+async function digestJsonField(block: Block, options: CompressOptions): Promise<CompressedBlock | null> {
+  const json = splitJsonEnvelope(block.text);
+  if (json === null) return null;
+  const field: Block = { ...block, kind: detectKind(json.body), text: json.body };
+  const inner = await compressBlock(field, options);
+  if (inner.tier !== 'digest') return null;
+  return { ...inner, text: joinJsonEnvelope(json, inner.text), kind: block.kind };
 }
 
 /** The lines anchors may single out in one block: as many as the digest's head and tail show anyway. */

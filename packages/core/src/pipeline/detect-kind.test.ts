@@ -28,4 +28,46 @@ describe('detectKind', () => {
     expect(detectKind('{ not json at all\nline two\n')).toBe('tool_output');
     expect(detectKind('')).toBe('tool_output');
   });
+
+  it('recognises a Markdown document, with CRLF line ends, fenced examples or a capped Codex header', () => {
+    const doc = [
+      '# Quickstart: Workflow Integration',
+      '',
+      '## Prerequisites',
+      '- Python 3.11 with Poetry installed',
+      '- A broker reachable at `amqp://localhost:5672//` for the workers to use',
+      '',
+      '## Setup Steps',
+      '1. **Install dependencies**',
+      '   ```bash',
+      '   poetry install',
+      '   poetry run alembic upgrade head',
+      '   ```',
+      'Add the following to your `.env` so the worker picks up the right broker settings:',
+      '| Setting | Meaning |',
+      '|---|---|',
+      '| BROKER_URL | where tasks are queued |',
+    ].join('\n');
+    expect(detectKind(doc)).toBe('doc');
+    expect(detectKind(doc.replaceAll('\n', '\r\n'))).toBe('doc');
+    expect(detectKind(`Total output lines: 143\n\n${doc}`)).toBe('doc');
+  });
+
+  it('does not take a log, a status listing or a test report with heading-like lines for a document', () => {
+    const ci = ['##[group]Run npm test', '> app@1.0.0 test', '> jest', '##[endgroup]', 'PASS src/a.test.ts'];
+    expect(detectKind(ci.join('\n'))).not.toBe('doc');
+    const status = ['## main...origin/main', ...Array.from({ length: 30 }, (_, i) => ` M src/file${i}.ts`)];
+    expect(detectKind(status.join('\n'))).toBe('tool_output');
+    const pytest = [
+      '============================= test session starts ==============================',
+      '# collected 3 items',
+      '# tests/test_a.py .F.',
+      '=================================== FAILURES ===================================',
+      '____________________________________ test_b ____________________________________',
+      '    def test_b():',
+      '>       assert add(1, 2) == 4',
+      'E       assert 3 == 4',
+    ];
+    expect(detectKind(pytest.join('\n'))).not.toBe('doc');
+  });
 });

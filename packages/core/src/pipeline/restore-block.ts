@@ -1,5 +1,6 @@
 import type { Handle, RestoreStore } from '@distil/contract';
 import { findStubs } from '../tier1/stub.js';
+import { mapJsonFields } from './json-envelope.js';
 import { LOSSLESS_TRAILER } from './lossless-block.js';
 
 /**
@@ -18,6 +19,13 @@ export async function restoreBlock(
   // a losslessly re-encoded block names its whole original in its trailer
   const trailer = LOSSLESS_TRAILER.exec(text);
   if (trailer && issued.has(trailer[1]!)) return decoder.decode(await store.get(trailer[1]!));
+  // a digest of a JSON object's text field restores inside the field, written back as JSON
+  const fields = await mapJsonFields(text, (body) =>
+    findStubs(body).some((stub) => issued.has(stub.handle))
+      ? restoreBlock(body, handles, store)
+      : Promise.resolve(null),
+  );
+  if (fields !== null) return fields;
   let out = '';
   let cursor = 0;
   for (const stub of findStubs(text)) {

@@ -68,10 +68,15 @@ function splitReminder(text: string): { body: string; suffix: string } {
   return { body: text.slice(0, start), suffix: text.slice(start) };
 }
 
-/** Length of a Codex exec header (through `Output:\n` and a capped output's own header), or 0. */
+/**
+ * Length of a Codex exec header (through `Output:\n` and a capped output's own header), or 0. Earlier
+ * releases, which send the output as JSON, open a capped output with its own header alone.
+ */
 function codexHeader(text: string): number {
   const lines = firstLines(text, MAX_HEADER_LINES + 1);
-  if (lines.length === 0 || !CODEX_FIRST.test(lines[0]!.line)) return 0;
+  if (lines.length === 0) return 0;
+  if (lines.length > 1 && CODEX_CAPPED.test(lines[0]!.line) && lines[1]!.line === '') return lines[1]!.end;
+  if (!CODEX_FIRST.test(lines[0]!.line)) return 0;
   let k = 1;
   while (k < lines.length && CODEX_FIELD.test(lines[k]!.line)) k++;
   if (k >= lines.length || lines[k]!.line !== 'Output:') return 0;

@@ -152,6 +152,15 @@ export function asCodexExec(output: string, options: CodexExecOptions = {}): str
 }
 
 /**
+ * A shell call's output as earlier Codex releases send it (`function_call_output` of the `shell` tool):
+ * a JSON object with the output as a string and the exit code and duration beside it.
+ */
+export function asCodexJson(output: string, options: { exitCode?: number; seconds?: number } = {}): string {
+  const metadata = { exit_code: options.exitCode ?? 0, duration_seconds: options.seconds ?? 0.4 };
+  return JSON.stringify({ output, metadata });
+}
+
+/**
  * What Claude Code sends in place of a Bash output over 30,000 characters: where the full output was
  * saved, and a preview of its first 2 KB.
  */

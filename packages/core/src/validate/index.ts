@@ -1,5 +1,6 @@
 export {
   asCodexExec,
+  asCodexJson,
   asPersistedOutput,
   asReadOutput,
   type CiLog,
