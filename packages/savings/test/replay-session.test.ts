@@ -77,6 +77,11 @@ describe('a recorded session replayed through the proxy', () => {
     const figures = sessionSavings(r);
     expect(figures.expandCalls).toBe(1);
     expect(figures.expandUsd).toBeGreaterThan(0);
+    // the expand costs the call that asked for it; the reply the agent got is billed direct too
+    const expanded = r.distil.calls.find((c, i) => r.distil.calls[i + 1]?.exchange === c.exchange)!;
+    const exchange = r.distil.calls.filter((c) => c.exchange === expanded.exchange);
+    expect(exchange).toHaveLength(2);
+    expect(figures.expandUsd).toBeCloseTo(exchange[0]!.bill!.usd, 10);
     expect(figures.fidelity.hiddenLines).toBeGreaterThan(0);
     expect(figures.fidelity.hiddenAfterExpands).toBeLessThan(figures.fidelity.hiddenLines);
   }, 30_000);

@@ -25,7 +25,10 @@ export interface SessionSavings {
   readonly neededOnly: number;
   /** The provider's own bill for the session as the log records it, when it does. */
   readonly recorded: number | null;
-  /** Upstream calls through Distil beyond the agent's own (expand round trips), and what they cost. */
+  /**
+   * Upstream calls through Distil beyond the agent's own (expand round trips), and what the calls that
+   * asked for an expansion cost (see beforeReply).
+   */
   readonly expandCalls: number;
   readonly expandUsd: number;
   /**
@@ -53,7 +56,7 @@ export function sessionSavings(
   const { session, direct, ceiling, distil } = replay;
   const first = firstCalls(distil.calls);
   const expandCalls = distil.calls.filter((c) => !first.includes(c));
-  const expandBill = total(expandCalls);
+  const expandBill = total(beforeReply(distil.calls));
   const tools = toolTokens(replay, first);
   const shadowUsd = shadowSampleRate * coldUsd(direct.calls, price);
   return {
@@ -77,6 +80,19 @@ export function sessionSavings(
     passThrough: tools.passThrough,
     fidelity: fidelityOf(replay),
   };
+}
+
+/**
+ * The calls of each exchange but the one that answered the agent: what its expand round trips cost, call
+ * for call. The answering call is the one direct pays for too (its reply can be thousands of output
+ * tokens), so counting it would charge the reply to the expands. The session's total through Distil
+ * includes every call either way.
+ */
+function beforeReply(calls: readonly UpstreamCall[]): UpstreamCall[] {
+  const last = new Map<number | null, UpstreamCall>();
+  for (const c of calls) last.set(c.exchange, c);
+  const answering = new Set(last.values());
+  return calls.filter((c) => !answering.has(c));
 }
 
 /** The first upstream call of each exchange: the agent's own request as the proxy forwarded it. */
