@@ -25,7 +25,7 @@ function blocks(count: number): LabelledBlock[] {
 describe('trainBlockLogistic', () => {
   it('learns the needed lines, held out by group, and the weights load as a block keep model', async () => {
     const result = trainBlockLogistic(blocks(30));
-    expect(result.weights.version).toBe(2);
+    expect(result.weights.version).toBe(3);
     expect(result.heldOut.rocAuc).toBeGreaterThan(0.95);
     expect(result.heldOut.removedAt99).toBeGreaterThan(0.5);
     const model = new LogisticKeepModel(result.weights);
