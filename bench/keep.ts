@@ -26,7 +26,9 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  approximateTokens,
   BLOCK_FEATURE_COUNT,
+  DEFAULT_COST_EXPONENT,
   FEATURE_COUNT,
   fitLogisticNewton,
   type LabelledBlock,
@@ -81,6 +83,7 @@ const rowCount = outputs.reduce((s, o) => s + o.lines.length, 0);
 const x = new Float64Array(rowCount * BLOCK_FEATURE_COUNT);
 const y = new Uint8Array(rowCount);
 const rows: Row[] = [];
+const lineAt = outputs.flatMap((o) => o.lines);
 const foldOf = new Uint8Array(rowCount);
 let row = 0;
 for (const o of outputs) {
@@ -196,7 +199,15 @@ if (!process.argv.includes('--no-transformer')) {
   const started = Date.now();
   try {
     const model = await loadKeepModel({ type: 'transformer' });
-    models.push([`transformer, shipped (${model.id})`, await scoresOf(model)]);
+    const scores = await scoresOf(model);
+    models.push([`transformer, shipped (${model.id})`, scores]);
+    // the logistic's per-token rank applied to the transformer's scores: what it would give were its
+    // runtime to rank the same way (it does not; the cost exponent lives in the logistic weights)
+    const perToken = scores.map((p, r) => {
+      const q = Math.min(1 - 1e-7, Math.max(1e-7, p));
+      return Math.log(q / (1 - q)) - DEFAULT_COST_EXPONENT * Math.log(approximateTokens(lineAt[r]!));
+    });
+    models.push(['transformer, shipped, ranked per token (bench only)', perToken]);
     const seconds = ((Date.now() - started) / 1000).toFixed(0);
     process.stderr.write(`transformer scored ${rowCount} lines in ${seconds} s\n`);
   } catch (error) {
