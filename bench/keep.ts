@@ -193,7 +193,7 @@ models.push(
   ['logistic, block + context + prior, per-token rank (held out)', recipe.scores],
   ['logistic, shipped weights (in sample)', await scoresOf(LogisticKeepModel.load())],
 );
-process.stderr.write(`picked by inner folds: ${recipe.picked.join('; ')}\n`);
+process.stderr.write(`shipped recipe per fold: ${recipe.picked.join('; ')}\n`);
 // the transformer scores the corpus in about 12 s here; `--no-transformer` leaves it out
 if (!process.argv.includes('--no-transformer')) {
   const started = Date.now();

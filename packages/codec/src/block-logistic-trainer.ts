@@ -83,12 +83,17 @@ export function fitBlockLogistic(
     for (let i = 0; i < block.lines.length; i++, r++) y[r] = block.needed[i] ? 1 : 0;
   }
   const { weights } = fitLogisticNewton(x, y, dims, { l2: options.l2 });
+  // the cost term leaves a long line's score as fitted and raises shorter ones: the pipeline's threshold
+  // then folds the long lines it folded before, and keeps more of the short lines that cost little
+  const lengths = Float64Array.from(blocks.flatMap((b) => b.lines.map(approximateTokens))).sort();
+  const costReference = lengths[Math.floor(0.9 * (lengths.length - 1))]!;
   return {
     format: 'distil-logistic-keep-model',
     version: 3,
     features: [...BLOCK_FEATURE_NAMES],
     weights: Array.from(weights),
     costExponent: options.costExponent,
+    costReference,
     tokenPrior: counts.serialise(),
   };
 }

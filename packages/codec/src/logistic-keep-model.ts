@@ -34,15 +34,17 @@ export class LogisticKeepModel implements KeepModel {
   private readonly features = new Float64Array(FEATURE_COUNT);
   private readonly prior: TokenPrior | undefined;
   private readonly costExponent: number;
+  private readonly costReference: number;
 
   constructor(readonly weights: LogisticWeights) {
     this.w = Float64Array.from(weights.weights);
     this.wholeBlock = weights.version === 3;
     this.prior = weights.version === 3 ? readPrior(weights.tokenPrior) : undefined;
     this.costExponent = weights.version === 3 ? weights.costExponent : 0;
+    this.costReference = weights.version === 3 ? weights.costReference : 1;
     const identity =
       weights.version === 3
-        ? JSON.stringify([weights.weights, weights.costExponent, weights.tokenPrior])
+        ? JSON.stringify([weights.weights, weights.costExponent, weights.costReference, weights.tokenPrior])
         : JSON.stringify(weights.weights);
     const digest = createHash('sha256').update(identity).digest('hex');
     this.id = `logistic:${digest.slice(0, 12)}`;
@@ -96,7 +98,9 @@ export class LogisticKeepModel implements KeepModel {
       }
       let z = 0;
       for (let j = 0, o = i * BLOCK_FEATURE_COUNT; j < BLOCK_FEATURE_COUNT; j++) z += w[j]! * x[o + j]!;
-      scores[i] = sigmoid(z - this.costExponent * Math.log(approximateTokens(lines[i]!)));
+      scores[i] = sigmoid(
+        z - this.costExponent * Math.log(approximateTokens(lines[i]!) / this.costReference),
+      );
     }
     return scores;
   }

@@ -112,8 +112,9 @@ export type StoredTokenPrior = z.infer<typeof StoredTokenPrior>;
 /**
  * The weights JSON of the block LogisticKeepModel: one weight per feature, in {@link BLOCK_FEATURE_NAMES}
  * order, over the line, its block, the trusted context and the token prior; `costExponent` ranks a line
- * by its need per token (score = σ(w·x − costExponent · ln tokens)), since what removal saves is tokens
- * while recall counts lines.
+ * by its need per token (score = σ(w·x − costExponent · ln(tokens / costReference))), since what removal
+ * saves is tokens while recall counts lines; at the reference length (a long line) the score is the fitted
+ * probability the pipeline's threshold expects, and shorter lines, cheap to keep, score higher.
  */
 export const BlockLogisticWeights = z
   .object({
@@ -130,6 +131,8 @@ export const BlockLogisticWeights = z
       .array(z.number().finite())
       .length(BLOCK_FEATURE_COUNT, `expected ${BLOCK_FEATURE_COUNT} weights`),
     costExponent: z.number().min(0).max(4),
+    /** Tokens of the line the cost term leaves unchanged: the 90th percentile of the training lines. */
+    costReference: z.number().positive(),
     tokenPrior: StoredTokenPrior,
     provenance: WeightsProvenance.optional(),
   })
