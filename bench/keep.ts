@@ -12,9 +12,12 @@
  *
  * Models: the rules (salience); the line-only logistic weights trained on the generated logs; logistic
  * models over the line features and over the block features of @distil/codec (block-features.ts: the
- * line relative to its block and to the task, the call's input and the agent's earlier text), each fold
- * scored by weights fitted on the other four — what `distil train --corpus <trajectories>` ships; the
- * shipped weights themselves (fitted on every session here, so in sample); the shipped transformer
+ * line relative to its block and to the task, the call's input and the agent's earlier text) without the
+ * token prior, each fold scored by weights fitted on the other four; what `distil train --corpus
+ * <trajectories>` ships (trainBlockLogistic: the same features with the hashed token prior counted on the
+ * training folds alone, lines ranked by need per token), each fold scored through LogisticKeepModel by
+ * weights trained on the other four; the shipped weights themselves (fitted on every session here, so in
+ * sample, the prior included); the shipped transformer
  * (`--no-transformer` leaves it out), trained by `distil train-transformer` on these sessions outside its
  * test split (20% of sessions by id): its rows are in sample but for the last group, which holds only
  * the test sessions. `--sessions DIR` (default: the corpus).
@@ -23,14 +26,18 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  approximateTokens,
   BLOCK_FEATURE_COUNT,
+  DEFAULT_COST_EXPONENT,
   FEATURE_COUNT,
   fitLogisticNewton,
+  type LabelledBlock,
   LogisticKeepModel,
   loadKeepModel,
   removedAtRecall,
   rocAuc,
   SalienceKeepModel,
+  trainBlockLogistic,
   writeBlockFeatures,
 } from '@distil/codec';
 import type { KeepModel } from '@distil/contract';
@@ -76,6 +83,7 @@ const rowCount = outputs.reduce((s, o) => s + o.lines.length, 0);
 const x = new Float64Array(rowCount * BLOCK_FEATURE_COUNT);
 const y = new Uint8Array(rowCount);
 const rows: Row[] = [];
+const lineAt = outputs.flatMap((o) => o.lines);
 const foldOf = new Uint8Array(rowCount);
 let row = 0;
 for (const o of outputs) {
@@ -99,15 +107,45 @@ function contextOf(o: LabelledOutput) {
 }
 
 /** Scores of every line by a KeepModel, block by block, as the pipeline would call it. */
-async function scoresOf(model: KeepModel): Promise<Float64Array> {
+async function scoresOf(
+  model: KeepModel,
+  only?: (o: (typeof outputs)[number]) => boolean,
+): Promise<Float64Array> {
   const out = new Float64Array(rowCount);
   let r = 0;
   for (const o of outputs) {
-    const got = await model.scoreLines(o.lines, detectKind(o.lines.join('\n')), contextOf(o));
-    out.set(got, r);
+    if (only === undefined || only(o)) {
+      const got = await model.scoreLines(o.lines, detectKind(o.lines.join('\n')), contextOf(o));
+      out.set(got, r);
+    }
     r += o.lines.length;
   }
   return out;
+}
+
+/**
+ * What `distil train --corpus` ships, held out: each fold scored through LogisticKeepModel by the weights
+ * trainBlockLogistic fits on the other four (its token prior counted on them alone, its L2 penalty and
+ * cost exponent picked by its own inner folds over them), so nothing of a scored session reached them.
+ */
+async function shippedRecipeHeldOut(): Promise<{ scores: Float64Array; picked: string[] }> {
+  const out = new Float64Array(rowCount);
+  const picked: string[] = [];
+  for (let k = 0; k < FOLDS; k++) {
+    const train: LabelledBlock[] = outputs
+      .filter((o) => o.fold !== k)
+      .map((o) => ({
+        lines: o.lines,
+        needed: o.needed,
+        context: contextOf(o),
+        group: o.session.split('/')[0]!,
+      }));
+    const { weights, l2 } = trainBlockLogistic(train);
+    picked.push(`fold ${k}: L2 ${l2}, cost exponent ${weights.costExponent}`);
+    const got = await scoresOf(new LogisticKeepModel(weights), (o) => o.fold === k);
+    for (let r = 0; r < rowCount; r++) if (foldOf[r] === k) out[r] = got[r]!;
+  }
+  return { scores: out, picked };
 }
 
 /** Scores of the context model, each fold scored by weights fitted on the other folds. */
@@ -148,15 +186,28 @@ const models: [string, Float64Array][] = [
   ['rules (salience)', await scoresOf(new SalienceKeepModel())],
   ['logistic, line weights (generated logs)', await scoresOf(LogisticKeepModel.load(LINE_WEIGHTS))],
   ['logistic, line features (held out)', crossValidated(FEATURE_COUNT, lineOnly)],
-  ['logistic, block + context (held out)', crossValidated(BLOCK_FEATURE_COUNT, full)],
-  ['logistic, shipped weights (in sample)', await scoresOf(LogisticKeepModel.load())],
+  ['logistic, block + context, no prior (held out)', crossValidated(BLOCK_FEATURE_COUNT, full)],
 ];
+const recipe = await shippedRecipeHeldOut();
+models.push(
+  ['logistic, block + context + prior, per-token rank (held out)', recipe.scores],
+  ['logistic, shipped weights (in sample)', await scoresOf(LogisticKeepModel.load())],
+);
+process.stderr.write(`shipped recipe per fold: ${recipe.picked.join('; ')}\n`);
 // the transformer scores the corpus in about 12 s here; `--no-transformer` leaves it out
 if (!process.argv.includes('--no-transformer')) {
   const started = Date.now();
   try {
     const model = await loadKeepModel({ type: 'transformer' });
-    models.push([`transformer, shipped (${model.id})`, await scoresOf(model)]);
+    const scores = await scoresOf(model);
+    models.push([`transformer, shipped (${model.id})`, scores]);
+    // the logistic's per-token rank applied to the transformer's scores: what it would give were its
+    // runtime to rank the same way (it does not; the cost exponent lives in the logistic weights)
+    const perToken = scores.map((p, r) => {
+      const q = Math.min(1 - 1e-7, Math.max(1e-7, p));
+      return Math.log(q / (1 - q)) - DEFAULT_COST_EXPONENT * Math.log(approximateTokens(lineAt[r]!));
+    });
+    models.push(['transformer, shipped, ranked per token (bench only)', perToken]);
     const seconds = ((Date.now() - started) / 1000).toFixed(0);
     process.stderr.write(`transformer scored ${rowCount} lines in ${seconds} s\n`);
   } catch (error) {

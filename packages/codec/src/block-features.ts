@@ -2,12 +2,15 @@ import type { KeepContext } from '@distil/contract';
 import { COMMON_WORDS } from './common-words.js';
 import { FEATURE_COUNT, FEATURE_NAMES, writeFeatures } from './line-features.js';
 import { REFERENCE_TOKEN, referenceTokens } from './reference-tokens.js';
+import { EMPTY_PRIOR, type TokenPrior, tokenBucket } from './token-prior.js';
 
 /**
  * The features of the context-conditioned logistic keep model, in weight order: the nine line features,
  * then what a line says relative to its block (how often its shape repeats there, where it stands, how
  * rare its tokens are in it) and to the trusted context known before the output was read (whether it
- * names a token of the task, of the call's input, of what the agent wrote). `pnpm bench:keep` measures
+ * names a token of the task, of the call's input, of what the agent wrote) and to what agents tend to
+ * write (the hashed token prior, token-prior.ts: how often lines with its tokens were needed in other
+ * sessions). `pnpm bench:keep` measures
  * them on recorded sessions; `distil train --corpus <trajectories>` fits their weights.
  */
 export const BLOCK_FEATURE_NAMES = Object.freeze([
@@ -36,6 +39,10 @@ export const BLOCK_FEATURE_NAMES = Object.freeze([
   'one_common_word',
   'number_share',
   'long_line',
+  'prior_max',
+  'prior_any',
+  'prior_known',
+  'prior_unknown',
 ] as const);
 
 /** How many features a line has in the block model: the length of its weight vector. */
@@ -51,6 +58,12 @@ const PATH_LIKE = /\/|\.[A-Za-z]{1,5}$/;
 const WORD = /^[A-Za-z]+$/;
 /** A token that is a number, a hash, a version or a timestamp: no run of three letters. */
 const NUMBERISH = /^(?!.*[A-Za-z]{3})/;
+
+/** A rate's log-odds, clamped to ±7 and mapped into [0, 1]: the prior's scale is multiplicative. */
+const logitShare = (p: number): number => {
+  const q = Math.min(0.999, Math.max(0.001, p));
+  return Math.min(1, Math.max(0, (Math.log(q / (1 - q)) + 7) / 14));
+};
 
 /** log(1 + n) / log(1 + cap), capped at 1: counts compressed into [0, 1]. */
 const logShare = (n: number, cap: number): number => Math.min(1, Math.log1p(n) / Math.log1p(cap));
@@ -74,6 +87,7 @@ export function writeBlockFeatures(
   context: KeepContext | undefined,
   out: Float64Array,
   row: number,
+  prior: TokenPrior = EMPTY_PRIOR,
 ): void {
   const ctx = contextTokens(context);
   const n = lines.length;
@@ -101,6 +115,17 @@ export function writeBlockFeatures(
     let rare = 0;
     let words = 0;
     let numbers = 0;
+    let priorMax = 0;
+    let priorNone = 1;
+    let known = 0;
+    const distinct = new Set(list);
+    for (const t of distinct) {
+      const p = prior.rate(tokenBucket(t, prior.buckets));
+      if (p === undefined) continue;
+      known++;
+      priorMax = Math.max(priorMax, p);
+      priorNone *= 1 - p;
+    }
     for (const t of list) {
       if (WORD.test(t)) words++;
       else if (NUMBERISH.test(t)) numbers++;
@@ -142,5 +167,10 @@ export function writeBlockFeatures(
     out[f++] = common === 1 ? 1 : 0;
     out[f++] = list.length === 0 ? 0 : numbers / list.length;
     out[f++] = logShare(line.length, 2000);
+    // the prior as the chance any one of the line's known tokens makes it needed, and how many are known
+    out[f++] = known === 0 ? 0 : logitShare(priorMax);
+    out[f++] = known === 0 ? 0 : 1 - priorNone;
+    out[f++] = logShare(known, 20);
+    out[f++] = logShare(distinct.size - known, 20);
   }
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BLOCK_FEATURE_COUNT, writeBlockFeatures } from './block-features.js';
+import { BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES, writeBlockFeatures } from './block-features.js';
 import { type LabelledBlock, trainBlockLogistic } from './block-logistic-trainer.js';
 import { LogisticKeepModel } from './logistic-keep-model.js';
 import { removedAtRecall, rocAuc } from './removal-curve.js';
@@ -25,7 +25,7 @@ function blocks(count: number): LabelledBlock[] {
 describe('trainBlockLogistic', () => {
   it('learns the needed lines, held out by group, and the weights load as a block keep model', async () => {
     const result = trainBlockLogistic(blocks(30));
-    expect(result.weights.version).toBe(2);
+    expect(result.weights.version).toBe(3);
     expect(result.heldOut.rocAuc).toBeGreaterThan(0.95);
     expect(result.heldOut.removedAt99).toBeGreaterThan(0.5);
     const model = new LogisticKeepModel(result.weights);
@@ -37,6 +37,34 @@ describe('trainBlockLogistic', () => {
 
   it('is deterministic', () => {
     expect(trainBlockLogistic(blocks(12)).weights).toEqual(trainBlockLogistic(blocks(12)).weights);
+  });
+});
+
+describe('cost term', () => {
+  it('leaves a line of the reference length at its fitted probability and ranks shorter lines higher', async () => {
+    const weights = Array.from({ length: BLOCK_FEATURE_COUNT }, (_, i) => (i === 0 ? 0.5 : 0));
+    const model = new LogisticKeepModel({
+      format: 'distil-logistic-keep-model',
+      version: 3,
+      features: [...BLOCK_FEATURE_NAMES],
+      weights,
+      costExponent: 1,
+      costReference: 10,
+      tokenPrior: { buckets: 8, baseRate: 0.5, smoothing: 2, counts: '' },
+    });
+    const [short, reference, long] = await model.scoreLines(
+      ['a'.repeat(4), 'b'.repeat(40), 'c'.repeat(400)],
+      'log',
+    );
+    expect(reference).toBeCloseTo(1 / (1 + Math.exp(-0.5)), 6);
+    expect(short).toBeGreaterThan(reference!);
+    expect(long).toBeLessThan(reference!);
+  });
+
+  it('is part of the model id', () => {
+    const base = trainBlockLogistic(blocks(12)).weights;
+    const other = { ...base, costExponent: base.costExponent + 0.25 };
+    expect(new LogisticKeepModel(other).id).not.toBe(new LogisticKeepModel(base).id);
   });
 });
 

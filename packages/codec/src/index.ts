@@ -9,6 +9,10 @@ export {
 export {
   type BlockTrainingOptions,
   type BlockTrainingResult,
+  DEFAULT_COST_EXPONENT,
+  DEFAULT_L2,
+  type FittedBlockWeights,
+  fitBlockLogistic,
   foldOf,
   type LabelledBlock,
   trainBlockLogistic,
@@ -38,7 +42,7 @@ export {
   KEY_VALUE_PATTERN,
   VERDICT_PATTERN,
 } from './line-signals.js';
-export { LogisticKeepModel, sigmoid } from './logistic-keep-model.js';
+export { approximateTokens, LogisticKeepModel, sigmoid } from './logistic-keep-model.js';
 export {
   isHeldOut,
   type LogisticTrainingOptions,
@@ -61,4 +65,13 @@ export { fitLogisticNewton } from './newton-logistic.js';
 export { REFERENCE_TOKEN, referenceTokens } from './reference-tokens.js';
 export { removedAtRecall, rocAuc } from './removal-curve.js';
 export { SALIENCE_RULES, SalienceKeepModel, salienceOf } from './salience-keep-model.js';
+export {
+  EMPTY_PRIOR,
+  PRIOR_BUCKETS,
+  readPrior,
+  type SerialisedPrior,
+  type TokenPrior,
+  TokenPriorCounts,
+  tokenBucket,
+} from './token-prior.js';
 export { readTrainingCorpus, type TrainingCorpus } from './training-corpus.js';

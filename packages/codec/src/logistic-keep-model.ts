@@ -3,6 +3,7 @@ import { type ContentKind, DECISION_MARKER, type KeepContext, type KeepModel } f
 import { BLOCK_FEATURE_COUNT, writeBlockFeatures } from './block-features.js';
 import { FEATURE_COUNT, writeFeatures } from './line-features.js';
 import { type LogisticWeights, readLogisticWeights, SHIPPED_LOGISTIC_WEIGHTS } from './logistic-weights.js';
+import { readPrior, type TokenPrior } from './token-prior.js';
 
 /** σ(z), written to stay finite for large |z|. */
 export function sigmoid(z: number): number {
@@ -12,11 +13,18 @@ export function sigmoid(z: number): number {
 }
 
 /**
+ * A line's cost in tokens, approximated as four characters a token (at least one): the cost exponent
+ * only needs its order of magnitude, and the tokenizers live outside this package.
+ */
+export const approximateTokens = (line: string): number => Math.max(1, line.length / 4);
+
+/**
  * Logistic regression (spec: "Logistic keep-model — built-in, zero-dep"). Pure TypeScript; weights come
  * from a JSON file written by `distil train`, by default the one shipped in this package. Version 1
- * weights score each line by its nine line features alone; version 2 weights (the shipped ones) also read
- * the line's block and the trusted context (block-features.ts), so such a model scores whole blocks
- * (`wholeBlock`). A line containing `DECISION:` scores 1 whatever the weights say.
+ * weights score each line by its nine line features alone; version 3 weights (the shipped ones) also read
+ * the line's block, the trusted context and a hashed token prior (block-features.ts), so such a model
+ * scores whole blocks (`wholeBlock`), and rank a line by need per token (`costExponent`). A line
+ * containing `DECISION:` scores 1 whatever the weights say.
  */
 export class LogisticKeepModel implements KeepModel {
   /** `logistic:<first 12 hex of sha-256 of the weights>`, so a retrained model never shares a cache key. */
@@ -24,11 +32,21 @@ export class LogisticKeepModel implements KeepModel {
   readonly wholeBlock: boolean;
   private readonly w: Float64Array;
   private readonly features = new Float64Array(FEATURE_COUNT);
+  private readonly prior: TokenPrior | undefined;
+  private readonly costExponent: number;
+  private readonly costReference: number;
 
   constructor(readonly weights: LogisticWeights) {
     this.w = Float64Array.from(weights.weights);
-    this.wholeBlock = weights.version === 2;
-    const digest = createHash('sha256').update(JSON.stringify(weights.weights)).digest('hex');
+    this.wholeBlock = weights.version === 3;
+    this.prior = weights.version === 3 ? readPrior(weights.tokenPrior) : undefined;
+    this.costExponent = weights.version === 3 ? weights.costExponent : 0;
+    this.costReference = weights.version === 3 ? weights.costReference : 1;
+    const identity =
+      weights.version === 3
+        ? JSON.stringify([weights.weights, weights.costExponent, weights.costReference, weights.tokenPrior])
+        : JSON.stringify(weights.weights);
+    const digest = createHash('sha256').update(identity).digest('hex');
     this.id = `logistic:${digest.slice(0, 12)}`;
   }
 
@@ -62,9 +80,15 @@ export class LogisticKeepModel implements KeepModel {
     return Promise.resolve(this.scoreSync(line));
   }
 
+  /** Keep-probability of every line of one block, synchronously (block weights; line weights score alone). */
+  scoreBlockSync(lines: readonly string[], context?: KeepContext): Float32Array {
+    if (!this.wholeBlock) return Float32Array.from(lines, (line) => this.scoreSync(line));
+    return this.scoreBlock(lines, context);
+  }
+
   private scoreBlock(lines: readonly string[], context: KeepContext | undefined): Float32Array {
     const x = new Float64Array(lines.length * BLOCK_FEATURE_COUNT);
-    writeBlockFeatures(lines, context, x, 0);
+    writeBlockFeatures(lines, context, x, 0, this.prior);
     const w = this.w;
     const scores = new Float32Array(lines.length);
     for (let i = 0; i < lines.length; i++) {
@@ -74,7 +98,9 @@ export class LogisticKeepModel implements KeepModel {
       }
       let z = 0;
       for (let j = 0, o = i * BLOCK_FEATURE_COUNT; j < BLOCK_FEATURE_COUNT; j++) z += w[j]! * x[o + j]!;
-      scores[i] = sigmoid(z);
+      scores[i] = sigmoid(
+        z - this.costExponent * Math.log(approximateTokens(lines[i]!) / this.costReference),
+      );
     }
     return scores;
   }

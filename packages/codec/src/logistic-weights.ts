@@ -90,19 +90,36 @@ export const WeightsProvenance = z
     lines: z.number().int().nonnegative(),
     neededShare: z.number().min(0).max(1),
     l2: z.number().nonnegative(),
+    /** How the L2 penalty and cost exponent were picked: by held-out removal at 99% recall, over these. */
+    picked: z.string().optional(),
     heldOut: HeldOutFigures,
   })
   .strict();
 export type WeightsProvenance = z.infer<typeof WeightsProvenance>;
 
+/** The hashed token prior of a block model (token-prior.ts): counts by bucket, never token text. */
+export const StoredTokenPrior = z
+  .object({
+    buckets: z.number().int().positive(),
+    baseRate: z.number().min(0).max(1),
+    smoothing: z.number().positive(),
+    /** Space-separated `bucket:lines:needed` triples. */
+    counts: z.string().regex(/^(\d+:\d+:\d+( \d+:\d+:\d+)*)?$/, 'expected bucket:lines:needed triples'),
+  })
+  .strict();
+export type StoredTokenPrior = z.infer<typeof StoredTokenPrior>;
+
 /**
  * The weights JSON of the block LogisticKeepModel: one weight per feature, in {@link BLOCK_FEATURE_NAMES}
- * order, over the line, its block and the trusted context.
+ * order, over the line, its block, the trusted context and the token prior; `costExponent` ranks a line
+ * by its need per token (score = σ(w·x − costExponent · ln(tokens / costReference))), since what removal
+ * saves is tokens while recall counts lines; at the reference length (a long line) the score is the fitted
+ * probability the pipeline's threshold expects, and shorter lines, cheap to keep, score higher.
  */
 export const BlockLogisticWeights = z
   .object({
     format: z.literal('distil-logistic-keep-model'),
-    version: z.literal(2),
+    version: z.literal(3),
     features: z
       .array(z.string())
       .refine(
@@ -113,12 +130,16 @@ export const BlockLogisticWeights = z
     weights: z
       .array(z.number().finite())
       .length(BLOCK_FEATURE_COUNT, `expected ${BLOCK_FEATURE_COUNT} weights`),
+    costExponent: z.number().min(0).max(4),
+    /** Tokens of the line the cost term leaves unchanged: the 90th percentile of the training lines. */
+    costReference: z.number().positive(),
+    tokenPrior: StoredTokenPrior,
     provenance: WeightsProvenance.optional(),
   })
   .strict();
 export type BlockLogisticWeights = z.infer<typeof BlockLogisticWeights>;
 
-/** Either weights file: version 1 scores a line alone, version 2 a line in its block and context. */
+/** Either weights file: version 1 scores a line alone, version 3 a line in its block and context. */
 export const LogisticWeights = z.discriminatedUnion('version', [LineLogisticWeights, BlockLogisticWeights]);
 export type LogisticWeights = z.infer<typeof LogisticWeights>;
 

@@ -39,7 +39,8 @@ export async function runSessionTrain(options: {
   readonly corpusLabel: string;
   readonly sessions: readonly RecordedSession[];
   readonly out: string;
-  readonly l2: number;
+  /** L2 penalty; when left out, the one that removes most held out (trainBlockLogistic). */
+  readonly l2?: number;
   readonly licence: string;
   readonly today?: Date;
 }): Promise<SessionTrainRun> {
@@ -63,7 +64,7 @@ export async function runSessionTrain(options: {
   }
   if (blocks.length === 0)
     throw new Error(`no tool output of two or more lines in the sessions of ${options.corpus}`);
-  const result = trainBlockLogistic(blocks, { l2: options.l2 });
+  const result = trainBlockLogistic(blocks, options.l2 === undefined ? {} : { l2: options.l2 });
   const weights: BlockLogisticWeights = {
     ...result.weights,
     provenance: {
@@ -77,6 +78,7 @@ export async function runSessionTrain(options: {
       lines: result.lines,
       neededShare: result.neededShare,
       l2: result.l2,
+      picked: result.picked,
       heldOut: result.heldOut,
     },
   };
@@ -98,7 +100,7 @@ export function formatSessionTrainReport(run: SessionTrainRun): string {
     .join(', ');
   const header = [
     `corpus   ${p.corpus}: recorded sessions (${sources}); ${p.outputs} tool outputs, ${p.lines} lines, ${pct(p.neededShare)} needed`,
-    `weights  ${run.out} (block model, ${run.weights.features.length} features, L2 ${p.l2})`,
+    `weights  ${run.out} (block model, ${run.weights.features.length} features and a hashed token prior, L2 ${p.l2}, cost exponent ${run.weights.costExponent})`,
     `labels   ${p.label}`,
     `held out ${p.heldOut.folds} folds ${p.heldOut.split}`,
     '',

@@ -91,7 +91,7 @@ export async function trainFromSessions(
     corpusLabel: basename(corpus),
     sessions,
     out: resolve(cwd, f.out ?? join(distilHome(), 'keep-models', 'logistic.json')),
-    l2: flags.l2 === undefined ? 1e-3 : f.l2,
+    ...(flags.l2 === undefined ? {} : { l2: f.l2 }),
     licence: flags.licence ?? licenceNote(corpus),
   });
 }
