@@ -9,6 +9,11 @@ export {
   maxSequenceLength,
   readModelFolder,
 } from './model-folder.js';
+export {
+  DEFAULT_SESSION_OPTIONS,
+  type EncodedBatch,
+  type SessionOptions as TransformerSessionOptions,
+} from './onnx-runtime.js';
 export { WordPieceTokenizerJson } from './tokenizer-json.js';
 export { TransformerKeepModel, type TransformerKeepModelOptions } from './transformer-keep-model.js';
 export { WordPieceTokenizer } from './wordpiece-tokenizer.js';

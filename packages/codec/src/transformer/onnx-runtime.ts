@@ -36,11 +36,31 @@ export interface TokenClassifierSession {
   release(): Promise<void>;
 }
 
-/** Session knobs; defaults use both cores of a small machine. */
+/** Session knobs; the defaults are the ones `pnpm bench:keep-speed` measured fastest (see the README). */
 export interface SessionOptions {
-  /** Threads inside one operator (default 2). */
+  /** Threads inside one operator (default 1). */
   readonly intraOpThreads?: number;
+  /**
+   * Whether idle intra-op threads busy-wait for the next operator (default false). Spinning saves a wake-up
+   * per operator on an idle machine, but on a loaded one the spinning threads take the cores the work needs.
+   */
+  readonly spinning?: boolean;
+  /** `sequential` (default) or `parallel`: whether independent branches of the graph run at once. */
+  readonly executionMode?: 'sequential' | 'parallel';
+  /** onnxruntime's graph rewrites before the first run (default `all`). */
+  readonly graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
+  /** Whether onnxruntime keeps freed CPU buffers in an arena for later runs (default true). */
+  readonly enableCpuMemArena?: boolean;
 }
+
+/** The session options a model opens with when none are given. */
+export const DEFAULT_SESSION_OPTIONS: Required<SessionOptions> = {
+  intraOpThreads: 1,
+  spinning: false,
+  executionMode: 'sequential',
+  graphOptimizationLevel: 'all',
+  enableCpuMemArena: true,
+};
 
 const REQUIRED_INPUTS = ['input_ids', 'attention_mask'] as const;
 
@@ -55,13 +75,16 @@ export async function openTokenClassifier(
   options: SessionOptions = {},
 ): Promise<TokenClassifierSession> {
   const ort = await loadRuntime();
+  const o = { ...DEFAULT_SESSION_OPTIONS, ...definedOnly(options) };
   let session: Ort.InferenceSession;
   try {
     session = await ort.InferenceSession.create(model, {
-      intraOpNumThreads: options.intraOpThreads ?? 2,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
+      intraOpNumThreads: o.intraOpThreads,
+      interOpNumThreads: o.executionMode === 'parallel' ? o.intraOpThreads : 1,
+      executionMode: o.executionMode,
+      graphOptimizationLevel: o.graphOptimizationLevel,
+      enableCpuMemArena: o.enableCpuMemArena,
+      extra: { session: { intra_op: { allow_spinning: o.spinning ? '1' : '0' } } },
     });
   } catch (error) {
     throw new Error(`cannot load ONNX model ${source}: ${(error as Error).message}`);
@@ -109,4 +132,9 @@ export async function openTokenClassifier(
     },
     release: () => session.release(),
   };
+}
+
+/** The options that were given, so an explicit `undefined` does not hide a default. */
+function definedOnly(options: SessionOptions): Partial<SessionOptions> {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }
