@@ -34,7 +34,9 @@ export class BatchEncoder {
 
   constructor(private readonly row: RowTemplate) {
     this.zeroTypes =
-      row.sequenceType === 0 && row.prefixTypes.every((t) => t === 0) && row.suffixTypes.every((t) => t === 0);
+      row.sequenceType === 0 &&
+      row.prefixTypes.every((t) => t === 0) &&
+      row.suffixTypes.every((t) => t === 0);
   }
 
   /** Feeds for `rows` (indexes into `lines`), each padded to `contentWidth` content tokens. */

@@ -1,5 +1,7 @@
 // @distil/codec/transformer: the ONNX keep model. A subpath of its own so that @distil/codec installs and
 // starts without onnxruntime-node; even here the runtime is imported only when a model is opened.
+
+export { fusableGelu } from './gelu-rewrite.js';
 export { type BatchLimits, batchByLength, type LengthBatch } from './length-batches.js';
 export {
   KeepModelFolderConfig,

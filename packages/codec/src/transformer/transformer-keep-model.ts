@@ -16,8 +16,9 @@ import { WordPieceTokenizer } from './wordpiece-tokenizer.js';
 /** Options of {@link TransformerKeepModel.fromPretrained}. */
 export interface TransformerKeepModelOptions {
   /**
-   * onnxruntime intra-op threads (default 1: measured by `pnpm bench:keep-speed`, one thread scored more
-   * lines/s than two on a 2-core machine; see the README). Shorthand for `session.intraOpThreads`.
+   * onnxruntime intra-op threads (default 2, with spinning off: `pnpm bench:keep-speed` measured it at least
+   * as fast as one thread on a loaded 2-core machine, and far faster than two spinning threads, onnxruntime's
+   * own default). Shorthand for `session.intraOpThreads`.
    */
   readonly intraOpThreads?: number;
   /** The rest of the onnxruntime session options (threads, spinning, execution mode, graph optimisation). */
@@ -37,10 +38,11 @@ const TOP_K = 3;
 
 /**
  * A keep model backed by an ONNX token classifier (a small BERT) and its own WordPiece tokenizer (spec:
- * "Transformer keep-model — ONNX inference adapter"). Lines are encoded once, deduplicated, grouped by
- * token length into batches so padding stays small, run through onnxruntime (one intra-op
- * thread by default: measured faster than two on a loaded 2-core machine), and scored as the mean of the top-3 token keep-probabilities. A line containing `DECISION:` scores 1 (the never-drop
- * floor). The content kind does not change scoring: the model was trained on lines, whatever their block.
+ * "Transformer keep-model — ONNX inference adapter"). Lines are deduplicated, encoded once, grouped by
+ * token length into batches padded to their own longest line, run through onnxruntime (two intra-op
+ * threads that sleep instead of spinning between operators), and scored as the mean of the top-3 token
+ * keep-probabilities. A line containing `DECISION:` scores 1 (the never-drop floor). The content kind does
+ * not change scoring: the model was trained on lines, whatever their block.
  */
 export class TransformerKeepModel implements KeepModel {
   private constructor(
