@@ -63,8 +63,8 @@ async function timed(fn: () => Promise<unknown> | unknown): Promise<Timing> {
 }
 
 /**
- * Best of `runs` for each contender, run in turns (a, b, a, b, …) so a burst of load from elsewhere on the
- * shared machine falls on both, not on one.
+ * Best of `runs` for each contender, run in turns (a, b, c, a, b, c, …) so a burst of load from elsewhere
+ * on the shared machine falls on all of them, not on one.
  */
 async function bestInTurns(contenders: readonly (() => Promise<unknown>)[]): Promise<Timing[]> {
   const best: Timing[] = contenders.map(() => ({ seconds: Number.POSITIVE_INFINITY, cores: 0 }));
@@ -115,23 +115,40 @@ interface Measured {
   readonly raw: Timing;
 }
 
-/** scoreLines and the raw floor on the same lines, with the given session options and batch budget. */
-async function measure(
-  lines: readonly string[],
-  session: Required<TransformerSessionOptions>,
-  budget: number,
-): Promise<Measured> {
-  const model = await TransformerKeepModel.fromPretrained(folder, { session, batch: { tokens: budget } });
-  const raw = await rawSession(modelBytes, session);
+/** One contender: session options and a batch budget. */
+interface Config {
+  readonly session: Required<TransformerSessionOptions>;
+  readonly budget: number;
+}
+
+/**
+ * scoreLines and the raw floor on the same lines for every config, all opened first and then timed in
+ * turns across all of them: a change in the machine's load during the table falls on every row alike, so
+ * rows compare with each other, not only with their own raw column.
+ */
+async function measureAll(lines: readonly string[], configs: readonly Config[]): Promise<Measured[]> {
+  const opened: { model: TransformerKeepModel; raw: ort.InferenceSession }[] = [];
   try {
-    await model.warmUp();
-    const feeds = feedsOf(model.batchesOf(lines), raw.inputNames.includes('token_type_ids'));
-    await runAll(raw, feeds.slice(0, 4))();
-    const [m, r] = await bestInTurns([() => model.scoreLines(lines, 'tool_output'), runAll(raw, feeds)]);
-    return { model: m!, raw: r! };
+    const contenders: (() => Promise<unknown>)[] = [];
+    for (const c of configs) {
+      const model = await TransformerKeepModel.fromPretrained(folder, {
+        session: c.session,
+        batch: { tokens: c.budget },
+      });
+      const raw = await rawSession(modelBytes, c.session);
+      opened.push({ model, raw });
+      await model.warmUp();
+      const feeds = feedsOf(model.batchesOf(lines), raw.inputNames.includes('token_type_ids'));
+      await runAll(raw, feeds.slice(0, 4))();
+      contenders.push(() => model.scoreLines(lines, 'tool_output'), runAll(raw, feeds));
+    }
+    const best = await bestInTurns(contenders);
+    return configs.map((_, i) => ({ model: best[2 * i]!, raw: best[2 * i + 1]! }));
   } finally {
-    await model.release();
-    await raw.release();
+    for (const o of opened) {
+      await o.model.release();
+      await o.raw.release();
+    }
   }
 }
 
@@ -197,27 +214,31 @@ try {
       [2, false],
       [2, true],
     ];
-    for (const [threads, spinning] of threading) {
-      for (const budget of BUDGETS) {
-        const o = { ...DEFAULT_SESSION_OPTIONS, intraOpThreads: threads, spinning };
-        const m = await measure(lines, o, budget);
-        const label = `${threads} thread${threads > 1 ? 's' : ''}${spinning ? ' spinning' : ''}, ${budget} tokens`;
-        const lm = rate(lines.length, m.model);
-        const lr = rate(lines.length, m.raw);
-        if (lm > bestModel.lps) bestModel = { lps: lm, label };
-        if (lr > bestRaw.lps) bestRaw = { lps: lr, label };
-        grid.push([
-          threads,
-          spinning ? 'on' : 'off',
-          budget,
-          fmt(lm),
-          fmt(lr),
-          `${((100 * m.raw.seconds) / m.model.seconds).toFixed(0)}%`,
-          m.model.cores.toFixed(2),
-          m.raw.cores.toFixed(2),
-        ]);
-      }
-    }
+    const gridConfigs = threading.flatMap(([threads, spinning]) =>
+      BUDGETS.map((budget) => ({
+        session: { ...DEFAULT_SESSION_OPTIONS, intraOpThreads: threads, spinning },
+        budget,
+      })),
+    );
+    const gridTimes = await measureAll(lines, gridConfigs);
+    gridConfigs.forEach(({ session: { intraOpThreads: threads, spinning }, budget }, i) => {
+      const m = gridTimes[i]!;
+      const label = `${threads} thread${threads > 1 ? 's' : ''}${spinning ? ' spinning' : ''}, ${budget} tokens`;
+      const lm = rate(lines.length, m.model);
+      const lr = rate(lines.length, m.raw);
+      if (lm > bestModel.lps) bestModel = { lps: lm, label };
+      if (lr > bestRaw.lps) bestRaw = { lps: lr, label };
+      grid.push([
+        threads,
+        spinning ? 'on' : 'off',
+        budget,
+        fmt(lm),
+        fmt(lr),
+        `${((100 * m.raw.seconds) / m.model.seconds).toFixed(0)}%`,
+        m.model.cores.toFixed(2),
+        m.raw.cores.toFixed(2),
+      ]);
+    });
     process.stdout.write(
       formatTable(
         [
@@ -240,6 +261,10 @@ try {
     // Session options at the default threads and budget, against the defaults in the same turns.
     const variants: [string, Partial<TransformerSessionOptions>][] = [
       ['defaults', {}],
+      [
+        'previous defaults: 2 threads spinning, GELU as exported',
+        { intraOpThreads: 2, spinning: true, fuseGelu: false },
+      ],
       ['GELU left as exported (fuseGelu false)', { fuseGelu: false }],
       ['executionMode parallel', { executionMode: 'parallel' }],
       ['graphOptimizationLevel basic', { graphOptimizationLevel: 'basic' }],
@@ -247,8 +272,15 @@ try {
       ['enableCpuMemArena false', { enableCpuMemArena: false }],
     ];
     const options: (string | number)[][] = [];
-    for (const [name, change] of variants) {
-      const m = await measure(lines, { ...DEFAULT_SESSION_OPTIONS, ...change }, DEFAULT_BUDGET);
+    const optionTimes = await measureAll(
+      lines,
+      variants.map(([, change]) => ({
+        session: { ...DEFAULT_SESSION_OPTIONS, ...change },
+        budget: DEFAULT_BUDGET,
+      })),
+    );
+    for (const [v, [name]] of variants.entries()) {
+      const m = optionTimes[v]!;
       options.push([
         name,
         fmt(rate(lines.length, m.model)),
