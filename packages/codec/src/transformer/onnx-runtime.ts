@@ -4,6 +4,7 @@
  * backend in backends/onnx.js). Nothing else in the package names onnxruntime.
  */
 import type * as Ort from 'onnxruntime-node';
+import { fusableGelu } from './gelu-rewrite.js';
 
 let runtime: Promise<typeof Ort> | undefined;
 
@@ -36,11 +37,34 @@ export interface TokenClassifierSession {
   release(): Promise<void>;
 }
 
-/** Session knobs; defaults use both cores of a small machine. */
+/** Session knobs; the defaults are the ones `pnpm bench:keep-speed` measured fastest (see the README). */
 export interface SessionOptions {
-  /** Threads inside one operator (default 2). */
+  /** Threads inside one operator (default 2: both cores of a small machine). */
   readonly intraOpThreads?: number;
+  /**
+   * Whether idle intra-op threads busy-wait for the next operator (default false). Spinning saves a wake-up
+   * per operator on an idle machine, but on a loaded one the spinning threads take the cores the work needs.
+   */
+  readonly spinning?: boolean;
+  /** `sequential` (default) or `parallel`: whether independent branches of the graph run at once. */
+  readonly executionMode?: 'sequential' | 'parallel';
+  /** onnxruntime's graph rewrites before the first run (default `all`). */
+  readonly graphOptimizationLevel?: 'disabled' | 'basic' | 'extended' | 'all';
+  /** Whether onnxruntime keeps freed CPU buffers in an arena for later runs (default true). */
+  readonly enableCpuMemArena?: boolean;
+  /** Whether the graph's GELU is rewritten into the form onnxruntime fuses (default true; gelu-rewrite.ts). */
+  readonly fuseGelu?: boolean;
 }
+
+/** The session options a model opens with when none are given. */
+export const DEFAULT_SESSION_OPTIONS: Required<SessionOptions> = {
+  intraOpThreads: 2,
+  spinning: false,
+  executionMode: 'sequential',
+  graphOptimizationLevel: 'all',
+  enableCpuMemArena: true,
+  fuseGelu: true,
+};
 
 const REQUIRED_INPUTS = ['input_ids', 'attention_mask'] as const;
 
@@ -55,13 +79,17 @@ export async function openTokenClassifier(
   options: SessionOptions = {},
 ): Promise<TokenClassifierSession> {
   const ort = await loadRuntime();
+  const o = { ...DEFAULT_SESSION_OPTIONS, ...definedOnly(options) };
   let session: Ort.InferenceSession;
   try {
-    session = await ort.InferenceSession.create(model, {
-      intraOpNumThreads: options.intraOpThreads ?? 2,
-      interOpNumThreads: 1,
-      executionMode: 'sequential',
-      graphOptimizationLevel: 'all',
+    const graph = (o.fuseGelu ? await fusableGelu(model) : null) ?? model;
+    session = await ort.InferenceSession.create(graph, {
+      intraOpNumThreads: o.intraOpThreads,
+      interOpNumThreads: o.executionMode === 'parallel' ? o.intraOpThreads : 1,
+      executionMode: o.executionMode,
+      graphOptimizationLevel: o.graphOptimizationLevel,
+      enableCpuMemArena: o.enableCpuMemArena,
+      extra: { session: { intra_op: { allow_spinning: o.spinning ? '1' : '0' } } },
     });
   } catch (error) {
     throw new Error(`cannot load ONNX model ${source}: ${(error as Error).message}`);
@@ -109,4 +137,9 @@ export async function openTokenClassifier(
     },
     release: () => session.release(),
   };
+}
+
+/** The options that were given, so an explicit `undefined` does not hide a default. */
+function definedOnly(options: SessionOptions): Partial<SessionOptions> {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
 }

@@ -1,15 +1,28 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { type ContentKind, DECISION_MARKER, type KeepModel } from '@distil/contract';
+import { BatchEncoder, type EncodedLines } from './batch-encoder.js';
 import { type BatchLimits, batchByLength } from './length-batches.js';
 import { maxSequenceLength, readModelFolder } from './model-folder.js';
-import { type EncodedBatch, openTokenClassifier, type TokenClassifierSession } from './onnx-runtime.js';
+import {
+  DEFAULT_SESSION_OPTIONS,
+  type EncodedBatch,
+  openTokenClassifier,
+  type SessionOptions,
+  type TokenClassifierSession,
+} from './onnx-runtime.js';
 import { WordPieceTokenizer } from './wordpiece-tokenizer.js';
 
 /** Options of {@link TransformerKeepModel.fromPretrained}. */
 export interface TransformerKeepModelOptions {
-  /** onnxruntime intra-op threads (default 2: both cores of a small machine). */
+  /**
+   * onnxruntime intra-op threads (default 2, with spinning off: `pnpm bench:keep-speed` measured it at least
+   * as fast as one thread on a loaded 2-core machine, and far faster than two spinning threads, onnxruntime's
+   * own default). Shorthand for `session.intraOpThreads`.
+   */
   readonly intraOpThreads?: number;
+  /** The rest of the onnxruntime session options (threads, spinning, execution mode, graph optimisation). */
+  readonly session?: SessionOptions;
   /** Longest sequence fed to the model, specials included (default: from the folder's config, at most 128). */
   readonly maxTokens?: number;
   /** Batch size limits (default 1,024 padded tokens and 512 rows per batch). */
@@ -25,10 +38,11 @@ const TOP_K = 3;
 
 /**
  * A keep model backed by an ONNX token classifier (a small BERT) and its own WordPiece tokenizer (spec:
- * "Transformer keep-model — ONNX inference adapter"). Lines are encoded once, deduplicated, grouped by
- * token length into batches so padding stays small, run through onnxruntime with both cores, and scored
- * as the mean of the top-3 token keep-probabilities. A line containing `DECISION:` scores 1 (the never-drop
- * floor). The content kind does not change scoring: the model was trained on lines, whatever their block.
+ * "Transformer keep-model — ONNX inference adapter"). Lines are deduplicated, encoded once, grouped by
+ * token length into batches padded to their own longest line, run through onnxruntime (two intra-op
+ * threads that sleep instead of spinning between operators), and scored as the mean of the top-3 token
+ * keep-probabilities. A line containing `DECISION:` scores 1 (the never-drop floor). The content kind does
+ * not change scoring: the model was trained on lines, whatever their block.
  */
 export class TransformerKeepModel implements KeepModel {
   private constructor(
@@ -65,7 +79,9 @@ export class TransformerKeepModel implements KeepModel {
       );
     }
     const session = await openTokenClassifier(files.modelBytes, files.modelPath, {
-      intraOpThreads: options.intraOpThreads ?? 2,
+      ...options.session,
+      intraOpThreads:
+        options.intraOpThreads ?? options.session?.intraOpThreads ?? DEFAULT_SESSION_OPTIONS.intraOpThreads,
     });
     const digest = createHash('sha256').update(files.modelBytes).digest('hex');
     return new TransformerKeepModel(
@@ -90,35 +106,40 @@ export class TransformerKeepModel implements KeepModel {
   /** Keep-probability per line (the KeepModel contract). */
   async scoreLines(lines: readonly string[], _kind: ContentKind): Promise<Float32Array> {
     const scores = new Float32Array(lines.length);
-    // Each distinct line is encoded and run once; logs repeat lines often.
-    const uniqueIndex = new Map<string, number>();
-    const uniqueOf = new Int32Array(lines.length).fill(-1);
-    const distinct: string[] = [];
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!;
-      if (line.includes(DECISION_MARKER)) {
-        scores[i] = 1;
-        continue;
-      }
-      let u = uniqueIndex.get(line);
-      if (u === undefined) {
-        u = distinct.length;
-        uniqueIndex.set(line, u);
-        distinct.push(line);
-      }
-      uniqueOf[i] = u;
-    }
+    const { distinct, uniqueOf } = distinctLines(lines);
+    for (let i = 0; i < lines.length; i++) if (uniqueOf[i]! < 0) scores[i] = 1;
     const uniqueScores = new Float32Array(distinct.length);
+    // One encoder per call: its buffers are reused from batch to batch of this call, and concurrent calls
+    // (each awaiting its own runs) never write into feeds another call has in flight.
+    const encoder = new BatchEncoder(this.tokenizer);
     // Windows of lines bound the memory the encoded tokens take on a huge input; within a window lines are
     // still grouped by length, so padding stays small.
     for (let from = 0; from < distinct.length; from += WINDOW_LINES) {
-      await this.scoreWindow(distinct, from, Math.min(distinct.length, from + WINDOW_LINES), uniqueScores);
+      const to = Math.min(distinct.length, from + WINDOW_LINES);
+      await this.scoreWindow(encoder, distinct, from, to, uniqueScores);
     }
     for (let i = 0; i < lines.length; i++) {
       const u = uniqueOf[i]!;
       if (u >= 0) scores[i] = uniqueScores[u]!;
     }
     return scores;
+  }
+
+  /**
+   * The feeds `scoreLines` runs for these lines, batch by batch, each owning its arrays: what a benchmark
+   * runs through onnxruntime directly to measure the model alone on exactly the same batches.
+   */
+  batchesOf(lines: readonly string[]): EncodedBatch[] {
+    const { distinct } = distinctLines(lines);
+    const encoder = new BatchEncoder(this.tokenizer);
+    const out: EncodedBatch[] = [];
+    for (let from = 0; from < distinct.length; from += WINDOW_LINES) {
+      const encoded = this.encodeWindow(distinct, from, Math.min(distinct.length, from + WINDOW_LINES));
+      for (const batch of batchByLength(encoded.lengths, this.tokenizer.specialCount, this.limits)) {
+        out.push(encoder.encodeOwned(batch.rows, batch.width, encoded));
+      }
+    }
+    return out;
   }
 
   /** Keep-probability of one line. */
@@ -132,11 +153,23 @@ export class TransformerKeepModel implements KeepModel {
   }
 
   private async scoreWindow(
+    encoder: BatchEncoder,
     lines: readonly string[],
     from: number,
     to: number,
     out: Float32Array,
   ): Promise<void> {
+    const encoded = this.encodeWindow(lines, from, to);
+    const scores = out.subarray(from, to);
+    for (const batch of batchByLength(encoded.lengths, this.tokenizer.specialCount, this.limits)) {
+      const feeds = encoder.encode(batch.rows, batch.width, encoded);
+      const logits = await this.session.run(feeds);
+      this.readScores(batch.rows, feeds.width, encoded.lengths, logits, scores);
+    }
+  }
+
+  /** Content token ids of lines `from`..`to`, each truncated to what fits beside the special tokens. */
+  private encodeWindow(lines: readonly string[], from: number, to: number): EncodedLines {
     const tokens: number[] = [];
     const offsets: number[] = [];
     const lengths: number[] = [];
@@ -145,52 +178,7 @@ export class TransformerKeepModel implements KeepModel {
       offsets.push(tokens.length);
       lengths.push(this.tokenizer.encodeContent(lines[i]!, tokens, maxContent));
     }
-    const scores = out.subarray(from, to);
-    for (const batch of batchByLength(lengths, this.tokenizer.specialCount, this.limits)) {
-      const encoded = this.encodeBatch(batch.rows, batch.width, tokens, offsets, lengths);
-      const logits = await this.session.run(encoded);
-      this.readScores(batch.rows, encoded.width, lengths, logits, scores);
-    }
-  }
-
-  private encodeBatch(
-    rows: Int32Array,
-    contentWidth: number,
-    tokens: readonly number[],
-    offsets: readonly number[],
-    lengths: readonly number[],
-  ): EncodedBatch {
-    const t = this.tokenizer;
-    const width = contentWidth + t.specialCount;
-    const size = rows.length * width;
-    const inputIds = new BigInt64Array(size);
-    const attentionMask = new BigInt64Array(size);
-    const tokenTypeIds = new BigInt64Array(size);
-    // One BigInt per token costs ~10 ns, noise next to the model's microseconds per token.
-    for (let r = 0; r < rows.length; r++) {
-      const u = rows[r]!;
-      let at = r * width;
-      for (let k = 0; k < t.prefix.length; k++, at++) {
-        inputIds[at] = BigInt(t.prefix[k]!);
-        tokenTypeIds[at] = BigInt(t.prefixTypes[k]!);
-        attentionMask[at] = 1n;
-      }
-      const from = offsets[u]!;
-      const len = lengths[u]!;
-      const sequenceType = BigInt(t.sequenceType);
-      for (let k = 0; k < len; k++, at++) {
-        inputIds[at] = BigInt(tokens[from + k]!);
-        tokenTypeIds[at] = sequenceType;
-        attentionMask[at] = 1n;
-      }
-      for (let k = 0; k < t.suffix.length; k++, at++) {
-        inputIds[at] = BigInt(t.suffix[k]!);
-        tokenTypeIds[at] = BigInt(t.suffixTypes[k]!);
-        attentionMask[at] = 1n;
-      }
-      // Padding stays id 0, mask 0: masked positions neither attend nor are scored.
-    }
-    return { rows: rows.length, width, inputIds, attentionMask, tokenTypeIds };
+    return { tokens, offsets, lengths };
   }
 
   private readScores(
@@ -226,6 +214,29 @@ export class TransformerKeepModel implements KeepModel {
       out[u] = n === 0 ? 0 : (a + (n > 1 ? b : 0) + (n > 2 ? c : 0)) / n;
     }
   }
+}
+
+/**
+ * Each distinct line once, in first-seen order (logs repeat lines often, and a repeat costs a map lookup
+ * instead of a model run), with every line's index into them; -1 marks a line holding `DECISION:`, which
+ * is never run (it scores 1).
+ */
+function distinctLines(lines: readonly string[]): { distinct: string[]; uniqueOf: Int32Array } {
+  const uniqueIndex = new Map<string, number>();
+  const uniqueOf = new Int32Array(lines.length).fill(-1);
+  const distinct: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.includes(DECISION_MARKER)) continue;
+    let u = uniqueIndex.get(line);
+    if (u === undefined) {
+      u = distinct.length;
+      uniqueIndex.set(line, u);
+      distinct.push(line);
+    }
+    uniqueOf[i] = u;
+  }
+  return { distinct, uniqueOf };
 }
 
 /** Softmax probability of the keep label at one token; two labels reduce to a sigmoid of their difference. */
