@@ -17,6 +17,7 @@ import { LiteralCache } from './json/literal-cache.js';
 import { ExpandLearning } from './operate/expand-learning.js';
 import { ProxyOperations } from './operate/proxy-operations.js';
 import type { ShadowOptions } from './operate/shadow/shadow-sampler.js';
+import { CompressPool, defaultCompressWorkers } from './pool/compress-pool.js';
 import type { ProxyRuntime } from './runtime.js';
 import { type RequestSavings, SavingsLedger, type SavingsTotals } from './savings/savings-ledger.js';
 import { builtInAdminRoutes } from './server/admin-routes.js';
@@ -37,8 +38,18 @@ export interface StartProxyOptions {
   readonly openaiUpstream?: string;
   /** A RestoreStore to use instead of opening `config.restoreStore` (the caller then closes it). */
   readonly store?: RestoreStore;
-  /** A KeepModel to use instead of loading `config.keepModel`. */
+  /**
+   * A KeepModel to use instead of loading `config.keepModel`. Such an object lives in this thread only,
+   * so with it every block is compressed in-thread (no compress workers).
+   */
   readonly keepModel?: KeepModel;
+  /** Override `proxy.compressWorkers` (0: compress in the proxy's own thread). */
+  readonly compressWorkers?: number;
+  /**
+   * The compress worker's file, for a program that bundles the proxy into files of its own (default:
+   * `compress-worker.js` beside the proxy's code). Node flags the worker needs go in `execArgv`.
+   */
+  readonly compressWorkerScript?: { readonly filename: string; readonly execArgv?: readonly string[] };
   /** Where log lines go (default stderr). Lines never carry request content or credentials. */
   readonly log?: (line: string) => void;
   /** Distil home: the default disk store, shadow records, learned statistics (default `distilHome()`). */
@@ -79,6 +90,7 @@ const Overrides = z.object({
   port: z.number().int().min(0).max(65535).optional(),
   anthropicUpstream: z.string().optional(),
   openaiUpstream: z.string().optional(),
+  compressWorkers: z.number().int().min(0).max(256).optional(),
 });
 
 /**
@@ -96,6 +108,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
       port: options.port,
       anthropicUpstream: options.anthropicUpstream,
       openaiUpstream: options.openaiUpstream,
+      compressWorkers: options.compressWorkers,
     },
     'proxy options',
   );
@@ -112,6 +125,20 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const keepModelFallback =
     !options.keepModel && config.keepModel.type !== 'salience' && loaded.id === 'salience';
   const keepModel = guardKeepModel(loaded);
+  // Workers rebuild the keep model from its config: the one that loaded here (the rules after a
+  // fallback). A KeepModel object handed in cannot cross to a worker, so it keeps compression here.
+  const pool = new CompressPool({
+    size: options.keepModel ? 0 : (proxy.compressWorkers ?? defaultCompressWorkers()),
+    keepModel: keepModelFallback ? { type: 'salience' } : config.keepModel,
+    tiers: config.tiers,
+    ...(options.compressWorkerScript && {
+      script: {
+        filename: options.compressWorkerScript.filename,
+        execArgv: options.compressWorkerScript.execArgv ?? process.execArgv,
+      },
+    }),
+    log,
+  });
   const agent = createUpstreamAgent(proxy.idleTimeoutMs, proxy.upstreamConnections);
   const ledger = new SavingsLedger(config.pricing, keepModel.id);
   const home = options.home ?? distilHome();
@@ -141,7 +168,10 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     store: operations.expandStore(store),
     keepModel,
     agent,
-    sessions: new SessionTable({ keepModel, store, tiers: config.tiers, learning }, options.sessionLimits),
+    sessions: new SessionTable(
+      { keepModel, store, tiers: config.tiers, learning, pool },
+      options.sessionLimits,
+    ),
     learning,
     ledger,
     excludedTools: new Set(proxy.excludeTools),
@@ -159,6 +189,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   try {
     await listen(server, proxy.port, proxy.host);
   } catch (error) {
+    await pool.close();
     await agent.close();
     await ownedStore?.close();
     await learning.close();
@@ -181,6 +212,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
         await closed;
         await learning.close();
         await operations.close();
+        await pool.close();
         await agent.close();
         await ownedStore?.close();
       })();

@@ -1,5 +1,6 @@
-import { collectAnchors, countTokens, findStubs, type SentBlock } from '@distil/core';
+import { collectAnchors, findStubs, type SentBlock } from '@distil/core';
 import type { StringEdit } from '../json/body-edits.js';
+import { savedBlockTokens } from '../pool/block-tokens.js';
 import type { ProxySession } from '../session/proxy-session.js';
 import type { RequestContext } from './context-block.js';
 import { keepContextOf } from './keep-context.js';
@@ -34,7 +35,7 @@ const savedTokensOf = new WeakMap<SentBlock, number>();
 function savedTokens(sent: SentBlock): number {
   let saved = savedTokensOf.get(sent);
   if (saved === undefined) {
-    saved = Math.max(0, countTokens(sent.block.text) - countTokens(sent.text));
+    saved = savedBlockTokens(sent.block, sent.text);
     savedTokensOf.set(sent, saved);
   }
   return saved;
