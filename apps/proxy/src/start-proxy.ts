@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { loadKeepModel } from '@distil/codec';
 import {
   DistilConfig,
@@ -85,6 +86,9 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
+/** Longest wait for the compress workers at start (a transformer keep model loads in each). */
+const POOL_START_WAIT_MS = 10_000;
+
 const Overrides = z.object({
   host: z.string().min(1).optional(),
   port: z.number().int().min(0).max(65535).optional(),
@@ -139,6 +143,9 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     }),
     log,
   });
+  // Workers start beside the rest; the proxy listens once they answered (or after a bound, compressing
+  // in-thread until they do), so its first large block already leaves the event loop.
+  await Promise.race([pool.ready, sleep(POOL_START_WAIT_MS, undefined, { ref: false })]);
   const agent = createUpstreamAgent(proxy.idleTimeoutMs, proxy.upstreamConnections);
   const ledger = new SavingsLedger(config.pricing, keepModel.id);
   const home = options.home ?? distilHome();

@@ -118,7 +118,9 @@ export class CompressPool {
     // Each worker answers the ready check once it has loaded its keep model.
     this.ready = Promise.all(Array.from({ length: options.size }, () => pool.run(READY_CHECK))).then(
       () => {
-        if (this.#state === 'starting') this.#state = 'ready';
+        if (this.#state !== 'starting') return;
+        this.#state = 'ready';
+        this.#log(`${options.size} compress worker${options.size === 1 ? '' : 's'} ready`);
       },
       (error: unknown) => this.#giveUp(`the compress workers did not start (${errorLabel(error)})`),
     );
