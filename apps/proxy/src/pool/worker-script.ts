@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Where the compress worker's code is, and the node flags a worker needs to run it. */
 export interface WorkerScript {
@@ -21,9 +22,20 @@ export function compressWorkerScript(): WorkerScript | null {
   if (existsSync(fileURLToPath(source))) {
     const flags = process.execArgv;
     const hasTsx = flags.some(
-      (flag, i) => flag === 'tsx' && (flags[i - 1] === '--import' || flags[i - 1] === '--loader'),
+      (flag, i) =>
+        /^--(import|loader)=.*tsx/.test(flag) ||
+        ((flags[i - 1] === '--import' || flags[i - 1] === '--loader') && flag.includes('tsx')),
     );
-    return { filename: source.href, execArgv: hasTsx ? flags : [...flags, '--import', 'tsx'] };
+    return { filename: source.href, execArgv: hasTsx ? flags : [...flags, '--import', tsxLoader()] };
   }
   return null;
+}
+
+/** tsx's loader, resolved from here (the workspace's dev dependency), whatever the working directory. */
+function tsxLoader(): string {
+  try {
+    return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  } catch {
+    return 'tsx';
+  }
 }
