@@ -381,6 +381,10 @@ async function main(): Promise<void> {
       // The same proxy with compression in its own thread, for the cold scenario side by side.
       const inThread = await launch({ BENCH_COMPRESS_WORKERS: '0' });
       const pipe = await start(['--import', 'tsx', ROLES, '--pipe', upstreamBase]);
+      console.log(
+        `idle RSS: with its compress pool ${rssMb(proxy.process.pid!).toFixed(0)} MB, ` +
+          `compressing in-thread ${rssMb(inThread.process.pid!).toFixed(0)} MB`,
+      );
       console.log(`${variant === 'tsx' ? 'tsx' : 'built'} proxy beside a plain node:http pipe, warm session`);
       const options = {
         upstream: upstreamBase,
