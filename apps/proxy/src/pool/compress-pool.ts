@@ -108,6 +108,9 @@ export class CompressPool {
         // Workers live as long as the proxy: a restarted one would load its keep model again.
         idleTimeout: Number.POSITIVE_INFINITY,
         recordTiming: false,
+        // A worker's garbage is short-lived buffers of one block; a small young generation holds less
+        // of it resident (measured ~25 MB less after twenty 200 KB blocks, at the same speed).
+        resourceLimits: { maxYoungGenerationSizeMb: 8 },
         workerData,
       });
     } catch (error) {
