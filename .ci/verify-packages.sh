@@ -58,6 +58,33 @@ node --input-type=module -e "
   const scores = await LogisticKeepModel.load().scoreLines(['ERROR: disk full', 'ok'], 'log');
   if (!(scores[0] > scores[1])) throw new Error('shipped logistic weights did not load');
 " || fail "package entry points"
+# The installed proxy starts its compress workers from dist/compress-worker.js and compresses a large
+# new tool output in one, to the bytes it sends when compressing in its own thread.
+node --input-type=module -e "
+  import { createServer } from 'node:http';
+  const { startProxy } = await import('@distil/proxy');
+  const bodies = [];
+  const upstream = createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => { bodies.push(Buffer.concat(chunks).toString()); res.setHeader('content-type', 'application/json'); res.end('{}'); });
+  });
+  await new Promise((r) => upstream.listen(0, '127.0.0.1', r));
+  const url = 'http://127.0.0.1:' + upstream.address().port;
+  const log = Array.from({ length: 2000 }, (_, i) => i === 1000 ? 'ERROR step ' + i + ' failed' : 'INFO step ' + i + ' compiled module_' + i + '.ts').join('\\n');
+  const body = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: [
+    { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'bash', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: log }] }] });
+  for (const compressWorkers of [1, 0]) {
+    const lines = [];
+    const proxy = await startProxy({ port: 0, anthropicUpstream: url, learn: false, config: { proxy: { compressWorkers } }, log: (l) => lines.push(l) });
+    await (await fetch(proxy.url + '/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k' }, body })).text();
+    await proxy.close();
+    if (compressWorkers === 1 && !lines.includes('1 compress worker ready')) throw new Error('no compress worker: ' + lines.join('; '));
+  }
+  upstream.close();
+  if (bodies.length !== 2 || bodies[0] !== bodies[1] || !bodies[0].includes('handle=dh_')) throw new Error('pool and in-thread bodies differ');
+" || fail "compress workers of the installed proxy"
 # distil savings on a small Claude Code log: the installed package finds its client profiles and replays
 # the session through the proxy into its billing upstream.
 node -e '

@@ -2,7 +2,8 @@
  * The two servers `pnpm bench:proxy` measures, each run as its own process:
  *   --upstream           a fake upstream: reads the whole body, answers a short non-streaming reply in the
  *                        wire format of the route posted to (Messages, Chat Completions or Responses);
- *   --proxy <upstream>   the proxy (startProxy, in-memory store, salience rules) pointed at it;
+ *   --proxy <upstream>   the proxy (startProxy, in-memory store, salience rules, its compress pool as
+ *                        installed or BENCH_COMPRESS_WORKERS workers) pointed at it;
  *   --pipe <upstream>    a plain node:http relay to it (request piped up, reply piped back): the floor any
  *                        proxy in node pays, measured beside the proxy in the same run.
  * Each prints its port on stdout when listening. The proxy also answers SIGUSR2 with one JSON line of
@@ -14,7 +15,6 @@ import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SalienceKeepModel } from '@distil/codec';
 import { MemoryRestoreStore } from '@distil/core';
 import { startProxy } from '@distil/proxy';
 import { MESSAGES_REPLY } from './wire-fixtures.js';
@@ -105,6 +105,8 @@ async function proxy(upstreamUrl: string): Promise<void> {
   // The expand flywheel runs as in an installed proxy (digests counted, its file written in the
   // background), into a home of its own: nothing reaches the real one.
   const home = mkdtempSync(join(tmpdir(), 'distil-bench-proxy-'));
+  const workersEnv = process.env['BENCH_COMPRESS_WORKERS'];
+  const workers = workersEnv === undefined || workersEnv === '' ? undefined : Number(workersEnv);
   const running = await startProxy({
     port: 0,
     home,
@@ -113,8 +115,13 @@ async function proxy(upstreamUrl: string): Promise<void> {
     anthropicUpstream: upstreamUrl,
     openaiUpstream: upstreamUrl,
     store: new MemoryRestoreStore({ maxBytes: 2 * 1024 ** 3 }),
-    keepModel: new SalienceKeepModel(),
-    log: () => {},
+    // the rules by config, as an installed proxy loads them (a KeepModel object would keep compression
+    // in-thread); BENCH_COMPRESS_WORKERS sets the compress pool (0: in-thread; default: the proxy's own)
+    config: {
+      keepModel: { type: 'salience' },
+      ...(workers !== undefined && { proxy: { compressWorkers: workers } }),
+    },
+    log: (line) => process.stderr.write(`proxy: ${line}\n`),
   });
   // A clean exit on SIGTERM, so `--cpu-prof` / `--heap-prof` (BENCH_PROXY_NODE_ARGS) write their files.
   process.once(

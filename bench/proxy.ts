@@ -38,10 +38,9 @@
  * expand flywheel on, as installed, in a home of its own; BENCH_LEARN=0 turns it off.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +49,8 @@ import { coldBesideWarm, liveSessionMemory, warmUnderConcurrency } from './proxy
 import { AUTH, conversation, DIALECTS, type Dialect, ROUTE } from './proxy-dialects.js';
 
 const ROLES = fileURLToPath(new URL('./proxy-roles.ts', import.meta.url));
+/** The proxy's compress worker, bundled beside the proxy role (where the proxy looks for it). */
+const COMPRESS_WORKER = fileURLToPath(new URL('../apps/proxy/src/pool/compress-worker.ts', import.meta.url));
 
 interface Child {
   readonly process: ChildProcess;
@@ -91,12 +92,24 @@ const LOADED_ON_DEMAND = [
   '@tensorflow/tfjs-backend-wasm',
 ];
 
-/** Bundles the proxy role into one ESM file; returns its path and the folder to delete afterwards. */
+/**
+ * Packages left out of the bundle because they find files of their own beside their code, as installed:
+ * piscina starts its workers from its own `worker.js`. They resolve from the proxy package's
+ * node_modules, which is why the bundle is written below it.
+ */
+const INSTALLED_BESIDE = ['piscina'];
+
+/**
+ * Bundles the proxy role into one ESM file, and the proxy's compress worker beside it (where the proxy
+ * looks for it); returns the role's path and the folder to delete afterwards.
+ */
 async function bundleProxy(): Promise<{ file: string; folder: string }> {
-  const folder = mkdtempSync(join(tmpdir(), 'distil-bench-proxy-'));
+  const below = fileURLToPath(new URL('../apps/proxy/node_modules/.cache/', import.meta.url));
+  mkdirSync(below, { recursive: true });
+  const folder = mkdtempSync(join(below, 'distil-bench-proxy-'));
   await build({
     config: false,
-    entry: { 'proxy-roles': ROLES },
+    entry: { 'proxy-roles': ROLES, 'compress-worker': COMPRESS_WORKER },
     outDir: folder,
     format: ['esm'],
     platform: 'node',
@@ -106,8 +119,12 @@ async function bundleProxy(): Promise<{ file: string; folder: string }> {
     dts: false,
     silent: true,
     // Every package bundled but those (tsup's noExternal wins over external, so they are excluded here).
-    noExternal: [new RegExp(`^(?!${LOADED_ON_DEMAND.map((name) => name.replace('/', '\\/')).join('|')})`)],
-    external: LOADED_ON_DEMAND,
+    noExternal: [
+      new RegExp(
+        `^(?!${[...LOADED_ON_DEMAND, ...INSTALLED_BESIDE].map((name) => name.replace('/', '\\/')).join('|')})`,
+      ),
+    ],
+    external: [...LOADED_ON_DEMAND, ...INSTALLED_BESIDE],
     // CommonJS packages inside an ESM bundle still call require().
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
@@ -348,17 +365,26 @@ async function main(): Promise<void> {
       const levels = concurrency.split(',').map(Number);
       if (levels.some((n) => !Number.isInteger(n) || n < 1))
         throw new Error('--concurrency must be a comma-separated list of positive integers');
-      let proxy: Child;
-      if (variant === 'tsx')
-        proxy = await start([...nodeArgs, '--import', 'tsx', ROLES, '--proxy', upstreamBase]);
-      else {
-        bundle = await bundleProxy();
-        proxy = await start([...nodeArgs, bundle.file, '--proxy', upstreamBase], {
-          ...process.env,
-          NODE_PATH: coreModules(),
-        });
-      }
+      if (variant !== 'tsx') bundle = await bundleProxy();
+      const launch = (env: NodeJS.ProcessEnv = {}): Promise<Child> =>
+        bundle
+          ? start([...nodeArgs, bundle.file, '--proxy', upstreamBase], {
+              ...process.env,
+              ...env,
+              NODE_PATH: coreModules(),
+            })
+          : start([...nodeArgs, '--import', 'tsx', ROLES, '--proxy', upstreamBase], {
+              ...process.env,
+              ...env,
+            });
+      const proxy = await launch();
+      // The same proxy with compression in its own thread, for the cold scenario side by side.
+      const inThread = await launch({ BENCH_COMPRESS_WORKERS: '0' });
       const pipe = await start(['--import', 'tsx', ROLES, '--pipe', upstreamBase]);
+      console.log(
+        `idle RSS: with its compress pool ${rssMb(proxy.process.pid!).toFixed(0)} MB, ` +
+          `compressing in-thread ${rssMb(inThread.process.pid!).toFixed(0)} MB`,
+      );
       console.log(`${variant === 'tsx' ? 'tsx' : 'built'} proxy beside a plain node:http pipe, warm session`);
       const options = {
         upstream: upstreamBase,
@@ -369,6 +395,12 @@ async function main(): Promise<void> {
       };
       try {
         const warm = await warmUnderConcurrency(options);
+        console.log(" compression in the proxy's thread (compressWorkers 0)");
+        await coldBesideWarm({ ...options, proxyPort: inThread.port, proxyPid: inThread.process.pid! });
+        await stop(inThread);
+        console.log(
+          ` compression in the proxy's compress pool (${process.env.BENCH_COMPRESS_WORKERS ?? 'default'} workers)`,
+        );
         const cold = await coldBesideWarm(options);
         const memory = await liveSessionMemory(options);
         const met = (ok: boolean): string => (ok ? 'met' : 'MISSED');
@@ -385,6 +417,7 @@ async function main(): Promise<void> {
         );
       } finally {
         await stop(pipe);
+        await stop(inThread);
         await stop(proxy);
       }
     } finally {

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { loadKeepModel } from '@distil/codec';
 import {
   DistilConfig,
@@ -17,6 +18,7 @@ import { LiteralCache } from './json/literal-cache.js';
 import { ExpandLearning } from './operate/expand-learning.js';
 import { ProxyOperations } from './operate/proxy-operations.js';
 import type { ShadowOptions } from './operate/shadow/shadow-sampler.js';
+import { CompressPool, defaultCompressWorkers } from './pool/compress-pool.js';
 import type { ProxyRuntime } from './runtime.js';
 import { type RequestSavings, SavingsLedger, type SavingsTotals } from './savings/savings-ledger.js';
 import { builtInAdminRoutes } from './server/admin-routes.js';
@@ -37,8 +39,18 @@ export interface StartProxyOptions {
   readonly openaiUpstream?: string;
   /** A RestoreStore to use instead of opening `config.restoreStore` (the caller then closes it). */
   readonly store?: RestoreStore;
-  /** A KeepModel to use instead of loading `config.keepModel`. */
+  /**
+   * A KeepModel to use instead of loading `config.keepModel`. Such an object lives in this thread only,
+   * so with it every block is compressed in-thread (no compress workers).
+   */
   readonly keepModel?: KeepModel;
+  /** Override `proxy.compressWorkers` (0: compress in the proxy's own thread). */
+  readonly compressWorkers?: number;
+  /**
+   * The compress worker's file, for a program that bundles the proxy into files of its own (default:
+   * `compress-worker.js` beside the proxy's code). Node flags the worker needs go in `execArgv`.
+   */
+  readonly compressWorkerScript?: { readonly filename: string; readonly execArgv?: readonly string[] };
   /** Where log lines go (default stderr). Lines never carry request content or credentials. */
   readonly log?: (line: string) => void;
   /** Distil home: the default disk store, shadow records, learned statistics (default `distilHome()`). */
@@ -74,11 +86,15 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
+/** Longest wait for the compress workers at start (a transformer keep model loads in each). */
+const POOL_START_WAIT_MS = 10_000;
+
 const Overrides = z.object({
   host: z.string().min(1).optional(),
   port: z.number().int().min(0).max(65535).optional(),
   anthropicUpstream: z.string().optional(),
   openaiUpstream: z.string().optional(),
+  compressWorkers: z.number().int().min(0).max(256).optional(),
 });
 
 /**
@@ -96,6 +112,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
       port: options.port,
       anthropicUpstream: options.anthropicUpstream,
       openaiUpstream: options.openaiUpstream,
+      compressWorkers: options.compressWorkers,
     },
     'proxy options',
   );
@@ -112,6 +129,23 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   const keepModelFallback =
     !options.keepModel && config.keepModel.type !== 'salience' && loaded.id === 'salience';
   const keepModel = guardKeepModel(loaded);
+  // Workers rebuild the keep model from its config: the one that loaded here (the rules after a
+  // fallback). A KeepModel object handed in cannot cross to a worker, so it keeps compression here.
+  const pool = new CompressPool({
+    size: options.keepModel ? 0 : (proxy.compressWorkers ?? defaultCompressWorkers()),
+    keepModel: keepModelFallback ? { type: 'salience' } : config.keepModel,
+    tiers: config.tiers,
+    ...(options.compressWorkerScript && {
+      script: {
+        filename: options.compressWorkerScript.filename,
+        execArgv: options.compressWorkerScript.execArgv ?? process.execArgv,
+      },
+    }),
+    log,
+  });
+  // Workers start beside the rest; the proxy listens once they answered (or after a bound, compressing
+  // in-thread until they do), so its first large block already leaves the event loop.
+  await Promise.race([pool.ready, sleep(POOL_START_WAIT_MS, undefined, { ref: false })]);
   const agent = createUpstreamAgent(proxy.idleTimeoutMs, proxy.upstreamConnections);
   const ledger = new SavingsLedger(config.pricing, keepModel.id);
   const home = options.home ?? distilHome();
@@ -141,7 +175,10 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     store: operations.expandStore(store),
     keepModel,
     agent,
-    sessions: new SessionTable({ keepModel, store, tiers: config.tiers, learning }, options.sessionLimits),
+    sessions: new SessionTable(
+      { keepModel, store, tiers: config.tiers, learning, pool },
+      options.sessionLimits,
+    ),
     learning,
     ledger,
     excludedTools: new Set(proxy.excludeTools),
@@ -159,6 +196,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   try {
     await listen(server, proxy.port, proxy.host);
   } catch (error) {
+    await pool.close();
     await agent.close();
     await ownedStore?.close();
     await learning.close();
@@ -181,6 +219,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
         await closed;
         await learning.close();
         await operations.close();
+        await pool.close();
         await agent.close();
         await ownedStore?.close();
       })();

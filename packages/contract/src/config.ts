@@ -150,6 +150,12 @@ export const ProxyConfig = z
      * request, a pass-through `GET /v1/models` included, wait behind them.
      */
     upstreamConnections: z.number().int().min(1).max(65_536).default(1024),
+    /**
+     * Worker threads that compress large new tool outputs off the request path (default: one fewer than
+     * the cores; 0 compresses in the proxy's own thread). A new 200 KB tool result otherwise holds every
+     * concurrent request back while it is compressed.
+     */
+    compressWorkers: z.number().int().min(0).max(256).optional(),
   })
   .strict();
 export type ProxyConfig = z.infer<typeof ProxyConfig>;

@@ -11,6 +11,7 @@ interface ProxyFlags {
   host?: string;
   anthropicUpstream?: string;
   openaiUpstream?: string;
+  compressWorkers?: string;
 }
 
 const Flags = z.object({
@@ -24,6 +25,7 @@ const Flags = z.object({
     .string()
     .regex(/^https?:\/\/[^\s/]+/, 'expected an http:// or https:// URL')
     .optional(),
+  compressWorkers: z.coerce.number().int().min(0).max(256).optional(),
 });
 
 /** What to tell a person once the proxy listens: where, and how to point each client at it. */
@@ -44,7 +46,8 @@ function banner(url: string, anthropic: string, openai: string): string {
 }
 
 /**
- * `distil proxy [--port 8788] [--host H] [--anthropic-upstream URL] [--openai-upstream URL]`: runs the
+ * `distil proxy [--port 8788] [--host H] [--anthropic-upstream URL] [--openai-upstream URL]
+ * [--compress-workers N]`: runs the
  * proxy in the foreground until SIGINT or SIGTERM, then closes it cleanly and prints what it saved.
  */
 export function registerProxy(program: Command): void {
@@ -58,6 +61,10 @@ export function registerProxy(program: Command): void {
     )
     .option('--anthropic-upstream <url>', 'Anthropic API origin (default: proxy.anthropicUpstream)')
     .option('--openai-upstream <url>', 'OpenAI API origin (default: proxy.openaiUpstream)')
+    .option(
+      '--compress-workers <n>',
+      'worker threads compressing large new tool outputs (default: proxy.compressWorkers, cores - 1; 0: none)',
+    )
     .action(async (_opts: unknown, cmd: Command) => {
       const flags = cmd.optsWithGlobals<ProxyFlags>();
       const { config } = loadConfig(flags.config);
@@ -68,6 +75,7 @@ export function registerProxy(program: Command): void {
           host: flags.host,
           anthropicUpstream: flags.anthropicUpstream,
           openaiUpstream: flags.openaiUpstream,
+          compressWorkers: flags.compressWorkers,
         },
         'distil proxy flags',
       );
@@ -79,6 +87,7 @@ export function registerProxy(program: Command): void {
         ...(given.host !== undefined && { host: given.host }),
         ...(given.anthropicUpstream !== undefined && { anthropicUpstream: given.anthropicUpstream }),
         ...(given.openaiUpstream !== undefined && { openaiUpstream: given.openaiUpstream }),
+        ...(given.compressWorkers !== undefined && { compressWorkers: given.compressWorkers }),
       });
       process.stdout.write(
         banner(

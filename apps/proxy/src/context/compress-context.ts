@@ -1,6 +1,7 @@
 import type { KeepContext } from '@distil/contract';
-import { collectAnchors, countTokens, findStubs, type SentBlock } from '@distil/core';
+import { collectAnchors, findStubs, type SentBlock } from '@distil/core';
 import type { StringEdit } from '../json/body-edits.js';
+import { savedBlockTokens } from '../pool/block-tokens.js';
 import type { ProxySession, SessionInput } from '../session/proxy-session.js';
 import type { RequestContext } from './context-block.js';
 import { keepContextFor, keepContextOf } from './keep-context.js';
@@ -35,7 +36,7 @@ const savedTokensOf = new WeakMap<SentBlock, number>();
 function savedTokens(sent: SentBlock): number {
   let saved = savedTokensOf.get(sent);
   if (saved === undefined) {
-    saved = Math.max(0, countTokens(sent.block.text) - countTokens(sent.text));
+    saved = savedBlockTokens(sent.block, sent.text);
     savedTokensOf.set(sent, saved);
   }
   return saved;

@@ -3,6 +3,7 @@ import { type CompressedBlock, compressBlock, type SentBlock } from '@distil/cor
 import { SpliceMemory } from '../expand/splice-memory.js';
 import { PartFailure } from '../fail-open/part-failure.js';
 import type { ExpandLearning } from '../operate/expand-learning.js';
+import type { CompressPool } from '../pool/compress-pool.js';
 import { SessionBranch } from './session-branch.js';
 import { toolKind } from './tool-kind.js';
 
@@ -13,6 +14,8 @@ export interface SessionDeps {
   readonly tiers: TierConfig;
   /** The learned policy (what to send whole) and the flywheel counting digests. */
   readonly learning: ExpandLearning;
+  /** Worker threads for large new blocks (absent: every block is compressed in this thread). */
+  readonly pool?: CompressPool;
 }
 
 /** A tool text on its way into the session: its text and its provider id (used as the block id). */
@@ -203,7 +206,7 @@ export class ProxySession {
   }
 
   #sessionOptions(): SessionBranch['options'] {
-    const { keepModel, store, tiers, learning } = this.#deps;
+    const { keepModel, store, tiers, learning, pool } = this.#deps;
     return {
       store,
       // a signature the learned policy protects goes out byte-exact: no fold, re-encoding or skeleton
@@ -222,13 +225,14 @@ export class ProxySession {
         const context = this.#contextOf.get(block);
         let result: CompressedBlock;
         try {
-          result = await compressBlock(block, {
+          const options = {
             keepModel,
             store,
             tiers,
             ...(anchors ? { anchors } : {}),
             ...(context ? { context } : {}),
-          });
+          };
+          result = await (pool ? pool.compress(block, options) : compressBlock(block, options));
         } catch (error) {
           // A store that is down fails every block: the request goes upstream untouched and the block
           // is compressed once the store is back. Anything else (the keep model throwing, an original

@@ -1,0 +1,32 @@
+import type { Block } from '@distil/contract';
+import { countTokens } from '@distil/core';
+
+/** A block's o200k token count and its compressed text's, counted where it was compressed. */
+export interface BlockTokens {
+  readonly original: number;
+  readonly compressedText: string;
+  readonly compressed: number;
+}
+
+// By Block object: a block's text never changes, and the session hands the same object back in every
+// SentBlock made from it (forks included).
+const counted = new WeakMap<Block, BlockTokens>();
+
+/** Keeps the counts a compress worker made for a block, so this thread need not count them again. */
+export function rememberBlockTokens(block: Block, tokens: BlockTokens): void {
+  counted.set(block, tokens);
+}
+
+/**
+ * Tokens (o200k) sending `sentText` for `block` removes: the block's count minus the sent text's. A
+ * 200 KB tool output takes the tokenizer tens of milliseconds, so counts a worker made are used as they
+ * are, and a block sent as it was costs no count at all.
+ */
+export function savedBlockTokens(block: Block, sentText: string): number {
+  if (sentText === block.text) return 0;
+  const known = counted.get(block);
+  const original = known?.original ?? countTokens(block.text);
+  const sent =
+    known !== undefined && known.compressedText === sentText ? known.compressed : countTokens(sentText);
+  return Math.max(0, original - sent);
+}

@@ -1,0 +1,187 @@
+import { availableParallelism } from 'node:os';
+import { type Block, HandleCollisionError, type KeepModelConfig, type TierConfig } from '@distil/contract';
+import { type CompressedBlock, type CompressOptions, compressBlock } from '@distil/core';
+import { Piscina } from 'piscina';
+import { errorLabel, PartFailure } from '../fail-open/part-failure.js';
+import { rememberBlockTokens } from './block-tokens.js';
+import {
+  type CompressAnswer,
+  type CompressTask,
+  type CompressWorkerData,
+  READY_CHECK,
+  type WorkerFailure,
+} from './compress-task.js';
+import { compressWorkerScript, type WorkerScript } from './worker-script.js';
+
+/**
+ * Blocks shorter than this many characters are compressed in the proxy's own thread: below it the round
+ * trip to a worker (structured clone both ways, the queue, the originals put back) costs more than the
+ * compression (`pnpm bench:proxy --concurrency` and the measurement in the README).
+ */
+export const IN_THREAD_BELOW_CHARS = 16 * 1024;
+
+/**
+ * Compress workers when the config names none: one fewer than the cores, so the proxy's own thread
+ * keeps a core for the requests it relays (on one core: none, compression stays in-thread).
+ */
+export function defaultCompressWorkers(): number {
+  return Math.max(0, availableParallelism() - 1);
+}
+
+/** How to start a compress pool. */
+export interface CompressPoolOptions {
+  /** Worker threads (0: none, every block is compressed in-thread). */
+  readonly size: number;
+  /** The keep model the workers rebuild: the one the proxy's thread loaded, by its config. */
+  readonly keepModel: KeepModelConfig;
+  readonly tiers: TierConfig;
+  /** Blocks shorter than this stay in-thread (default IN_THREAD_BELOW_CHARS). */
+  readonly inThreadBelowChars?: number;
+  /** The worker's file (default: found beside this module, see compressWorkerScript). */
+  readonly script?: WorkerScript;
+  /** Where the one line saying why the pool is not used goes. */
+  readonly log: (line: string) => void;
+}
+
+/** A rebuilt error for what compression raised in a worker: the same part, class and code. */
+function errorOf(failure: WorkerFailure): unknown {
+  const inner = failure.name === 'RangeError' ? new RangeError(failure.message) : new Error(failure.message);
+  if (inner.name !== failure.name) Object.defineProperty(inner, 'name', { value: failure.name });
+  if (failure.code !== undefined) Object.assign(inner, { code: failure.code });
+  return failure.reason ? new PartFailure(failure.reason, inner) : inner;
+}
+
+/**
+ * Compression of new blocks off the event loop, in a pool of worker threads (piscina: a kept-up pool
+ * with a task queue, worker restarts and clean shutdown; nothing here needs more than `run`).
+ *
+ * The restore store stays in this thread. A worker compresses against a recording store and answers the
+ * compressed block with every original it stored; handles are content-addressed (a hash of the
+ * original), so the handles in the worker's text are the ones the real store gives, and the originals
+ * are put into the real store here, in the order compression stored them, before the block is used. A
+ * store that fails fails the block exactly as compressing in-thread does (`PartFailure` 'store': the
+ * request goes upstream untouched). The result is byte-identical to `compressBlock` in this thread: the
+ * same function on the same block, anchors, context, tiers and keep model (rebuilt from its config). The
+ * one case a worker cannot see — a short-handle collision with an original already in the real store —
+ * sends the block back to be compressed here, where the store refuses it as it always did.
+ *
+ * Until the workers answer their first task, while a worker fails, and for short blocks, blocks are
+ * compressed in-thread; when the pool cannot start, or a worker dies, one line says why and the proxy
+ * compresses in-thread from then on.
+ */
+export class CompressPool {
+  readonly #pool: Piscina<CompressTask | typeof READY_CHECK, CompressAnswer | true> | null;
+  readonly #below: number;
+  readonly #log: (line: string) => void;
+  #state: 'starting' | 'ready' | 'in-thread' = 'starting';
+  /** Resolves once the pool is ready or given up on (for startup and tests; compress never waits). */
+  ready: Promise<void> = Promise.resolve();
+
+  constructor(options: CompressPoolOptions) {
+    this.#below = options.inThreadBelowChars ?? IN_THREAD_BELOW_CHARS;
+    this.#log = options.log;
+    this.#pool = options.size > 0 ? this.#start(options) : null;
+    if (!this.#pool) this.#state = 'in-thread';
+  }
+
+  /** `ready` once the workers answered, `in-thread` when there are none (or they could not start). */
+  get state(): 'starting' | 'ready' | 'in-thread' {
+    return this.#state;
+  }
+
+  #start(
+    options: CompressPoolOptions,
+  ): Piscina<CompressTask | typeof READY_CHECK, CompressAnswer | true> | null {
+    const script = options.script ?? compressWorkerScript();
+    if (!script) {
+      this.#giveUp('the compress worker script is not beside the proxy code');
+      return null;
+    }
+    let pool: Piscina<CompressTask | typeof READY_CHECK, CompressAnswer | true>;
+    try {
+      const workerData: CompressWorkerData = { keepModel: options.keepModel, tiers: options.tiers };
+      pool = new Piscina({
+        filename: script.filename,
+        execArgv: [...script.execArgv],
+        minThreads: options.size,
+        maxThreads: options.size,
+        // Workers live as long as the proxy: a restarted one would load its keep model again.
+        idleTimeout: Number.POSITIVE_INFINITY,
+        recordTiming: false,
+        // A worker's garbage is short-lived buffers of one block; a small young generation holds less
+        // of it resident (measured ~25 MB less after twenty 200 KB blocks, at the same speed).
+        resourceLimits: { maxYoungGenerationSizeMb: 8 },
+        workerData,
+      });
+    } catch (error) {
+      this.#giveUp(`the compress workers did not start (${errorLabel(error)})`);
+      return null;
+    }
+    pool.on('error', (error: unknown) => this.#giveUp(`a compress worker failed (${errorLabel(error)})`));
+    // Each worker answers the ready check once it has loaded its keep model.
+    this.ready = Promise.all(Array.from({ length: options.size }, () => pool.run(READY_CHECK))).then(
+      () => {
+        if (this.#state !== 'starting') return;
+        this.#state = 'ready';
+        this.#log(`${options.size} compress worker${options.size === 1 ? '' : 's'} ready`);
+      },
+      (error: unknown) => this.#giveUp(`the compress workers did not start (${errorLabel(error)})`),
+    );
+    return pool;
+  }
+
+  #giveUp(why: string): void {
+    if (this.#state === 'in-thread') return;
+    this.#state = 'in-thread';
+    this.#log(`${why}: compressing in the proxy's thread`);
+  }
+
+  /**
+   * `compressBlock(block, options)`, in a worker when the pool is ready and the block is large. The
+   * worker uses the keep model and tiers the pool was started with: the ones `options` names.
+   */
+  async compress(block: Block, options: CompressOptions): Promise<CompressedBlock> {
+    const pool = this.#pool;
+    if (!pool || this.#state !== 'ready' || block.text.length < this.#below || options.depth === 'lossless')
+      return compressBlock(block, options);
+    let answer: CompressAnswer | true;
+    try {
+      answer = await pool.run({
+        block,
+        ...(options.anchors ? { anchors: options.anchors } : {}),
+        ...(options.context ? { context: options.context } : {}),
+      });
+    } catch (error) {
+      this.#giveUp(`a compress worker failed (${errorLabel(error)})`);
+      return compressBlock(block, options);
+    }
+    if (answer === true) return compressBlock(block, options);
+    if (!answer.ok) throw errorOf(answer.failure);
+    for (const put of answer.puts) {
+      let handle: string;
+      try {
+        handle = await options.store.put(put.original);
+      } catch (error) {
+        if (error instanceof HandleCollisionError) return compressBlock(block, options);
+        throw error;
+      }
+      if (handle !== put.handle) {
+        this.#giveUp('the restore store does not address originals by their hash');
+        return compressBlock(block, options);
+      }
+    }
+    if (answer.tokens)
+      rememberBlockTokens(block, {
+        original: answer.tokens.original,
+        compressedText: answer.compressed.text,
+        compressed: answer.tokens.compressed,
+      });
+    return answer.compressed;
+  }
+
+  /** Stops the workers (tasks in flight are answered first). */
+  async close(): Promise<void> {
+    this.#state = 'in-thread';
+    await this.#pool?.close();
+  }
+}

@@ -1,0 +1,46 @@
+import type { Block, KeepContext, KeepModelConfig, TierConfig } from '@distil/contract';
+import type { CompressedBlock } from '@distil/core';
+import type { BypassReason } from '../fail-open/part-failure.js';
+import type { RecordedPut } from './recording-store.js';
+
+/** What every compress worker is started with: the keep model to rebuild and the tiers. */
+export interface CompressWorkerData {
+  readonly keepModel: KeepModelConfig;
+  readonly tiers: TierConfig;
+}
+
+/**
+ * One block to compress, with what the session gives `compressBlock` beside it. Everything here crosses
+ * to the worker by structured clone (a Set of anchors included).
+ */
+export interface CompressTask {
+  readonly block: Block;
+  readonly anchors?: ReadonlySet<string>;
+  readonly context?: KeepContext;
+}
+
+/**
+ * An error `compressBlock` raised in the worker, as far as the proxy uses it: its part (`keep-model`
+ * when the keep model threw; absent for anything else), class, system code and message (kept in memory
+ * only: the log prints the class and code, never the message).
+ */
+export interface WorkerFailure {
+  readonly reason?: BypassReason;
+  readonly name: string;
+  readonly message: string;
+  readonly code?: string;
+}
+
+/** A worker's answer: the compressed block and the originals to store, or the error compression raised. */
+export type CompressAnswer =
+  | {
+      readonly ok: true;
+      readonly compressed: CompressedBlock;
+      readonly puts: readonly RecordedPut[];
+      /** o200k tokens of the block and of the compressed text, when compression changed the block. */
+      readonly tokens?: { readonly original: number; readonly compressed: number };
+    }
+  | { readonly ok: false; readonly failure: WorkerFailure };
+
+/** The task a worker answers once started: it loads its keep model and says it is ready. */
+export const READY_CHECK = 'ready?';

@@ -1,0 +1,93 @@
+/**
+ * The compress worker: a worker thread of the proxy's compress pool (compress-pool.ts) that runs
+ * `compressBlock` on one block at a time, off the proxy's event loop. It rebuilds the proxy's keep model
+ * from its description, compresses against a recording store (recording-store.ts) and answers the
+ * compressed block with the originals to store; the proxy's thread owns the real store. Built as its own
+ * entry (`dist/compress-worker.js`), so it runs from the published package as from the sources.
+ */
+import { workerData } from 'node:worker_threads';
+import { loadKeepModel } from '@distil/codec';
+import type { KeepModel } from '@distil/contract';
+import { compressBlock, countTokens } from '@distil/core';
+import { guardKeepModel, PartFailure } from '../fail-open/part-failure.js';
+import {
+  type CompressAnswer,
+  type CompressTask,
+  type CompressWorkerData,
+  READY_CHECK,
+} from './compress-task.js';
+import { RecordingStore } from './recording-store.js';
+
+const { keepModel: description, tiers } = workerData as CompressWorkerData;
+
+// Loaded once per worker; no fallback here: the proxy's thread already resolved its fallback, and a
+// worker that cannot build the same model must not compress with another one.
+let model: Promise<KeepModel> | null = null;
+const keepModel = (): Promise<KeepModel> => {
+  model ??= loadKeepModel(description).then(guardKeepModel);
+  return model;
+};
+
+function failureOf(error: unknown): CompressAnswer {
+  const reason = error instanceof PartFailure ? error.reason : undefined;
+  const inner = error instanceof PartFailure ? error.cause : error;
+  const name = inner instanceof Error ? inner.name : typeof inner;
+  const message = inner instanceof Error ? inner.message : String(inner);
+  const code = (inner as { code?: unknown } | null)?.code;
+  return {
+    ok: false,
+    failure: { ...(reason ? { reason } : {}), name, message, ...(typeof code === 'string' ? { code } : {}) },
+  };
+}
+
+/**
+ * Before its first block, a worker compresses a generated log a few times and counts its tokens: the
+ * tokenizer's tables load, and the pipeline's hot functions are compiled by the optimising tier, as they
+ * are in the proxy's thread after its first requests. A worker that met real blocks cold took about
+ * twice as long on its first dozen 200 KB results.
+ */
+async function warmUp(model: KeepModel): Promise<void> {
+  const lines = Array.from({ length: 1500 }, (_, i) =>
+    i % 97 === 41
+      ? `ERROR step ${i}: module_${i} failed: cannot resolve ./dep_${(i * 31) % 977}`
+      : `INFO step ${i}: compiled src/module_${i}.ts in ${(i * 13) % 211} ms (${(i * 7919) % 100000} bytes)`,
+  );
+  const block = { id: 'warm-up', role: 'tool', kind: 'log', text: lines.join('\n'), trusted: false } as const;
+  for (let round = 0; round < WARM_UP_ROUNDS; round++) {
+    const compressed = await compressBlock(block, { keepModel: model, store: new RecordingStore(), tiers });
+    countTokens(block.text);
+    countTokens(compressed.text);
+  }
+}
+
+const WARM_UP_ROUNDS = 4;
+
+/** Compresses one block (or, for the ready check, only loads the keep model). */
+export default async function compress(
+  task: CompressTask | typeof READY_CHECK,
+): Promise<CompressAnswer | true> {
+  const model = await keepModel();
+  if (task === READY_CHECK) {
+    await warmUp(model);
+    return true;
+  }
+  const store = new RecordingStore();
+  try {
+    const compressed = await compressBlock(task.block, {
+      keepModel: model,
+      store,
+      tiers,
+      ...(task.anchors ? { anchors: task.anchors } : {}),
+      ...(task.context ? { context: task.context } : {}),
+    });
+    // The savings count tokens of what was compressed; counting a large block takes the tokenizer as long
+    // as compressing it, so that is done here too (a block sent as it was needs no count).
+    const tokens =
+      compressed.tier === 'none'
+        ? undefined
+        : { original: countTokens(task.block.text), compressed: countTokens(compressed.text) };
+    return { ok: true, compressed, puts: store.puts, ...(tokens ? { tokens } : {}) };
+  } catch (error) {
+    return failureOf(error);
+  }
+}

@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FakeUpstream, type ReceivedRequest } from './fake-upstream.js';
+import { buildLog, firstHandle, startTestProxy, type TestProxy } from './fixtures.js';
+
+// Large new tool outputs are compressed in the proxy's worker threads. Everything here goes through a
+// real proxy on 127.0.0.1 and a fake upstream: what reaches the upstream must be the bytes the proxy
+// sends when it compresses in its own thread, and handles folded in a worker must expand exactly.
+
+/** A ~60 KB build log: over the size the proxy compresses in-thread, so it goes to a worker. */
+const BIG = buildLog(1000, 'pool');
+const SMALL = buildLog(60, 'small');
+
+function request(id: string, log: string): Record<string, unknown> {
+  return {
+    model: 'claude-sonnet-4-6',
+    max_tokens: 64,
+    messages: [
+      { role: 'user', content: `why does the build fail (${id})` },
+      { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${id}`, name: 'bash', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${id}`, content: log }] },
+    ],
+  };
+}
+
+async function post(proxy: TestProxy, body: unknown, session: string): Promise<Response> {
+  return fetch(`${proxy.url}/v1/messages`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-api-key': 'sk-test',
+      'anthropic-version': '2023-06-01',
+      'x-distil-session': session,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The body the upstream received for a session's request. */
+function receivedFor(upstream: FakeUpstream, id: string): ReceivedRequest {
+  const found = upstream.received.find((r) => r.body.includes(`why does the build fail (${id})`));
+  if (!found) throw new Error(`the upstream saw no request ${id}`);
+  return found;
+}
+
+/** A proxy that loads its keep model from config, as installed (a KeepModel object keeps it in-thread). */
+const byConfig = (compressWorkers: number) => ({
+  keepModel: undefined,
+  config: { keepModel: { type: 'salience' as const }, proxy: { compressWorkers } },
+});
+
+describe('compression in worker threads', { timeout: 20_000 }, () => {
+  const upstream = new FakeUpstream();
+  let pooled: TestProxy;
+  let inThread: TestProxy;
+  beforeAll(async () => {
+    await upstream.start();
+    [pooled, inThread] = await Promise.all([
+      startTestProxy(upstream, byConfig(1)),
+      startTestProxy(upstream, byConfig(0)),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([pooled.close(), inThread.close()]);
+    await upstream.close();
+  });
+
+  it('starts its worker and says so', () => {
+    expect(pooled.logs).toContain('1 compress worker ready');
+    expect(inThread.logs.join('\n')).not.toMatch(/compress worker/);
+  });
+
+  it('answers a big cold block and a concurrent small request, with the bytes of in-thread compression', async () => {
+    const [big, small] = await Promise.all([
+      post(pooled, request('big', BIG), 'pooled-big'),
+      post(pooled, request('small', SMALL), 'pooled-small'),
+    ]);
+    expect([big.status, small.status]).toEqual([200, 200]);
+    await Promise.all([big.text(), small.text()]);
+    const bigAlone = await post(inThread, request('big', BIG), 'alone-big');
+    const smallAlone = await post(inThread, request('small', SMALL), 'alone-small');
+    await Promise.all([bigAlone.text(), smallAlone.text()]);
+
+    const sent = upstream.received.filter((r) => r.body.includes('(big)')).map((r) => r.body);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toBe(sent[1]);
+    // the block was folded (the bytes differ from the client's), not sent whole
+    expect(sent[0]).toMatch(/handle=dh_[0-9a-f]{12}/);
+    expect(sent[0]!.length).toBeLessThan(JSON.stringify(request('big', BIG)).length / 2);
+    const smallSent = upstream.received.filter((r) => r.body.includes('(small)')).map((r) => r.body);
+    expect(smallSent[0]).toBe(smallSent[1]);
+    expect(pooled.logs.join('\n')).not.toMatch(/compressing in the proxy's thread/);
+  });
+
+  it('expands a handle folded in a worker to the exact original lines', async () => {
+    const log = buildLog(1200, 'expand');
+    let handle = '';
+    upstream.script(
+      (req) => {
+        handle = firstHandle(req.body);
+        return {
+          kind: 'anthropic',
+          content: [{ type: 'tool_use', id: 'toolu_x', name: 'distil_expand', input: { handle } }],
+        };
+      },
+      { kind: 'anthropic', content: [{ type: 'text', text: 'found it' }] },
+    );
+    const reply = await post(pooled, request('expand', log), 'pooled-expand');
+    expect(reply.status).toBe(200);
+    expect(await reply.text()).toContain('found it');
+    const original = new TextDecoder().decode(await pooled.store.get(handle as `dh_${string}`));
+    expect(log).toContain(original);
+    expect(original.split('\n').length).toBeGreaterThan(10);
+    // the follow-up the proxy sent upstream carries the original bytes as the expand's result
+    const followUp = upstream.received.at(-1)!;
+    const results = JSON.stringify(followUp.json);
+    expect(results).toContain(JSON.stringify(original).slice(1, -1));
+    // and the in-thread proxy folds the same lines behind the same handle
+    await (await post(inThread, request('expand', log), 'alone-expand')).text();
+    expect(receivedFor(upstream, 'expand').body).toContain(`handle=${handle}`);
+  });
+});
+
+describe('compress workers that cannot start', { timeout: 20_000 }, () => {
+  const upstream = new FakeUpstream();
+  const folder = mkdtempSync(join(tmpdir(), 'distil-pool-test-'));
+  let proxy: TestProxy;
+  let inThread: TestProxy;
+  beforeAll(async () => {
+    await upstream.start();
+    // a worker file that fails as it loads (as a broken install or a bundler's leftover would)
+    const broken = join(folder, 'compress-worker.mjs');
+    writeFileSync(broken, "throw new Error('this worker cannot start');\n");
+    [proxy, inThread] = await Promise.all([
+      startTestProxy(upstream, {
+        ...byConfig(1),
+        compressWorkerScript: { filename: pathToFileURL(broken).href, execArgv: [] },
+      }),
+      startTestProxy(upstream, byConfig(0)),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([proxy.close(), inThread.close()]);
+    await upstream.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('logs one reason and compresses in-thread, to the same bytes', async () => {
+    for (const [target, session] of [
+      [proxy, 'broken'],
+      [inThread, 'fine'],
+    ] as const) {
+      const reply = await post(target, request('fallback', BIG), session);
+      expect(reply.status).toBe(200);
+      await reply.text();
+    }
+    await (await post(proxy, request('again', BIG), 'broken-2')).text();
+    const fallbacks = proxy.logs.filter((line) => /compressing in the proxy's thread/.test(line));
+    expect(fallbacks).toHaveLength(1);
+    expect(fallbacks[0]).toMatch(/^the compress workers did not start \(Error\)/);
+    const sent = upstream.received.filter((r) => r.body.includes('(fallback)')).map((r) => r.body);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toBe(sent[1]);
+    expect(sent[0]).toMatch(/handle=dh_/);
+  });
+});
