@@ -183,11 +183,16 @@ function offsetsOf(protect: Uint8Array): (text: string) => (offset: number) => b
 }
 
 /** A test for "this offset is on a protected line" (lines end at `\r\n`, `\r` or `\n`). */
-function protectedOffsets(text: string, protect: Uint8Array): (offset: number) => boolean {
+export function protectedOffsets(text: string, protect: Uint8Array): (offset: number) => boolean {
   const starts: number[] = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+  if (!text.includes('\r')) {
+    // the usual case, found by the native search rather than a loop over every character
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  } else {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+    }
   }
   return (offset) => {
     let lo = 0;
@@ -330,7 +335,9 @@ function foldText(
     protect === undefined || transform !== 'fold-lines' || !text.includes('\r')
       ? protect
       : remapProtect(lines, protect);
-  const folded = foldLogLines(lines, { protect: mapped, minRun, overwrites: transform === 'fold-lines' });
+  // A line rewritten in place holds a `\r`: without one in the text, no line needs the test.
+  const overwrites = transform === 'fold-lines' && text.includes('\r');
+  const folded = foldLogLines(lines, { protect: mapped, minRun, overwrites });
   const out = folded.join(separator) + (trailing ? separator : '');
   return out.length < text.length ? { text: out, transform } : null;
 }

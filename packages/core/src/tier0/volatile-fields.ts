@@ -67,7 +67,9 @@ const VOLATILE = alternation('[0-9A-Za-z#]', [
   '#',
 ]);
 /** Only what a time/UUID/id/number masker also masks: every line stays recognisable under that mask. */
-const MASKABLE = alternation('[0-9a-fA-F#]', [
+// Of its forms, only a UUID and a hex id start with a letter, and both at a word boundary: the guard
+// skips the letters inside words, which the plain `[0-9a-fA-F#]` let through to every alternative.
+const MASKABLE = alternation(String.raw`[0-9#]|\b[a-fA-F]`, [
   ISO_DATETIME,
   CLOCK_TIME,
   UUID,
