@@ -191,13 +191,17 @@ function offsetsOf(protect: Uint8Array): (text: string) => (offset: number) => b
 /** A test for "this offset is on a protected line" (lines end at `\r\n`, `\r` or `\n`). */
 export function protectedOffsets(text: string, protect: Uint8Array): (offset: number) => boolean {
   const starts: number[] = [0];
-  if (!text.includes('\r')) {
-    // the usual case, found by the native search rather than a loop over every character
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  } else {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+  // Line ends found by the native search rather than a loop over every character: the next `\n` and
+  // the next `\r`, whichever comes first (a `\r` before a `\n` ends no line of its own).
+  let lf = text.indexOf('\n');
+  let cr = text.indexOf('\r');
+  while (lf >= 0 || cr >= 0) {
+    if (cr < 0 || (lf >= 0 && lf < cr)) {
+      starts.push(lf + 1);
+      lf = text.indexOf('\n', lf + 1);
+    } else {
+      if (text.charCodeAt(cr + 1) !== 10) starts.push(cr + 1);
+      cr = text.indexOf('\r', cr + 1);
     }
   }
   return (offset) => {
