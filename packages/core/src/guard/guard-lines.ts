@@ -95,16 +95,40 @@ function outrightReasons(line: string, keywords: number, kind: ContentKind): num
  * shape is rare in the block (counted over every line: `repeats[u]` lines repeat text u).
  */
 function guardRareIdentifiers(texts: readonly string[], repeats: Int32Array, judged: Uint8Array): void {
-  const shapes = texts.map(coarseShape);
-  const counts = new Map<number, number>();
-  for (let u = 0; u < texts.length; u++) counts.set(shapes[u]!, (counts.get(shapes[u]!) ?? 0) + repeats[u]!);
+  const counts = shapeCounts(texts, repeats);
   for (let u = 0; u < texts.length; u++) {
     const line = texts[u]!;
     // Rarity is the cheaper test, so it goes first: most lines are one of many alike.
-    if (judged[u] !== 0 || line.length === 0 || counts.get(shapes[u]!)! > RARE_SHAPE) continue;
+    if (judged[u] !== 0 || line.length === 0 || counts[u]! > RARE_SHAPE) continue;
     let r = 0;
     if (hasIdentifier(line)) r |= GuardReason.identifier;
     if (hasDenseToken(line)) r |= GuardReason.entropy;
     judged[u] = r;
   }
+}
+
+/**
+ * Per text, how many lines of the block share its coarse shape (`repeats[u]` lines repeat text u). A
+ * shape is below 2^31, so it is counted in an open-addressing table of 32-bit keys: a Map would box
+ * every shape above 2^30 as a heap number.
+ */
+export function shapeCounts(texts: readonly string[], repeats: Int32Array): Int32Array {
+  let size = 16;
+  while (size < texts.length * 2) size *= 2;
+  const mask = size - 1;
+  // a key no shape takes (shapes are below 2^31) marks an empty slot
+  const keys = new Uint32Array(size).fill(0xffffffff);
+  const sums = new Int32Array(size);
+  const slotOf = new Int32Array(texts.length);
+  for (let u = 0; u < texts.length; u++) {
+    const shape = coarseShape(texts[u]!);
+    let slot = (Math.imul(shape, 0x9e3779b1) >>> 0) & mask;
+    while (keys[slot] !== 0xffffffff && keys[slot] !== shape) slot = (slot + 1) & mask;
+    keys[slot] = shape;
+    sums[slot] = sums[slot]! + repeats[u]!;
+    slotOf[u] = slot;
+  }
+  const counts = new Int32Array(texts.length);
+  for (let u = 0; u < texts.length; u++) counts[u] = sums[slotOf[u]!]!;
+  return counts;
 }

@@ -56,19 +56,32 @@ export function clearRoutineSlotSurprise(
     words[u] = weakWord(texts[u]!, keywords[u]!);
   }
   if (candidates.length === 0) return;
-  const tokensOf = texts.map(maskedTokens);
+  // Only the frames a candidate sits in are read: the other texts are keyed by one scan (frameOf) and
+  // tokenised only when their frame is one of those.
+  const tokensOf = new Map<number, string[]>();
+  const relevant = new Set<string>();
   // lines of each frame holding each weak word
   const wordLines = new Map<string, number>();
   for (const u of candidates) {
-    if (tokensOf[u]!.length < MIN_TOKENS || words[u] === undefined) continue;
-    const key = `${frameKey(tokensOf[u]!)}\u0000${words[u]}`;
+    const tokens = maskedTokens(texts[u]!);
+    tokensOf.set(u, tokens);
+    if (tokens.length < MIN_TOKENS) continue;
+    relevant.add(frameKey(tokens));
+    if (words[u] === undefined) continue;
+    const key = `${frameKey(tokens)}\u0000${words[u]}`;
     wordLines.set(key, (wordLines.get(key) ?? 0) + repeats[u]!);
   }
+  // A text's frame can be a candidate's only if its last token is one of theirs: that test reads the
+  // last token alone, and hashes it (a shared hash only costs the full key).
+  const lastTokens = new Set<number>();
+  for (const u of candidates)
+    if (tokensOf.get(u)!.length >= MIN_TOKENS) lastTokens.add(lastTokenHash(texts[u]!));
   const frames = new Map<string, Frame>();
   for (let u = 0; u < texts.length; u++) {
-    const tokens = tokensOf[u]!;
-    if (tokens.length < MIN_TOKENS) continue;
-    const key = frameKey(tokens);
+    if (!lastTokens.has(lastTokenHash(texts[u]!))) continue;
+    const key = frameOf(texts[u]!);
+    if (key === undefined || !relevant.has(key)) continue;
+    const tokens = tokensOf.get(u) ?? maskedTokens(texts[u]!);
     const frame = frames.get(key);
     const surprising = (judged[u]! & surprise) !== 0 ? repeats[u]! : 0;
     if (!frame) {
@@ -81,7 +94,7 @@ export function clearRoutineSlotSurprise(
     frame.suffix = frame.suffix.slice(frame.suffix.length - commonSuffix(frame.suffix, tokens));
   }
   for (const u of candidates) {
-    const tokens = tokensOf[u]!;
+    const tokens = tokensOf.get(u)!;
     if (tokens.length < MIN_TOKENS) continue;
     const key = frameKey(tokens);
     const frame = frames.get(key)!;
@@ -102,16 +115,79 @@ const VARIABLE = '*';
  * A line's tokens with every variable-looking one masked: digits, path separators, `@`, `=` and `#`
  * make a token variable, as in lineShape.
  */
-function maskedTokens(line: string): string[] {
+export function maskedTokens(line: string): string[] {
   const tokens = line.split(/[ \t]+/).filter((t) => t.length > 0);
   return tokens.map((t) => (/[\d/\\@=#]/.test(t) ? VARIABLE : t));
+}
+
+/** Whether a code unit makes a token variable (see maskedTokens): a digit, `/`, `\\`, `@`, `=` or `#`. */
+const isVariableCode = (c: number): boolean =>
+  (c >= 48 && c <= 57) || c === 47 || c === 92 || c === 64 || c === 61 || c === 35;
+
+/**
+ * frameKey(maskedTokens(line)) for a line of at least {@link MIN_TOKENS} tokens, else undefined, in one
+ * scan of the line that builds no token array.
+ */
+export function frameOf(line: string): string | undefined {
+  // The last token, read backwards from the line's end.
+  let lastTo = line.length;
+  while (lastTo > 0 && isSeparatorCode(line.charCodeAt(lastTo - 1))) lastTo--;
+  if (lastTo === 0) return undefined;
+  let lastFrom = lastTo;
+  let lastVariable = false;
+  while (lastFrom > 0 && !isSeparatorCode(line.charCodeAt(lastFrom - 1))) {
+    if (isVariableCode(line.charCodeAt(--lastFrom))) lastVariable = true;
+  }
+  // Forwards only as far as the first fixed token and the third token: a line is seldom read whole.
+  let tokens = 0;
+  let leadFrom = -1;
+  let leadTo = -1;
+  let i = 0;
+  while (i < lastTo && (tokens < MIN_TOKENS || leadFrom < 0)) {
+    while (i < lastTo && isSeparatorCode(line.charCodeAt(i))) i++;
+    if (i >= lastTo) break;
+    const from = i;
+    let variable = false;
+    while (i < lastTo && !isSeparatorCode(line.charCodeAt(i))) {
+      if (isVariableCode(line.charCodeAt(i))) variable = true;
+      i++;
+    }
+    tokens++;
+    // a token that reads `*` is taken for a masked one, as frameKey takes it
+    if (!variable && leadFrom < 0 && (i - from !== 1 || line.charCodeAt(from) !== 42)) {
+      leadFrom = from;
+      leadTo = i;
+    }
+  }
+  if (tokens < MIN_TOKENS) return undefined;
+  const lead = leadFrom < 0 ? VARIABLE : line.slice(leadFrom, leadTo);
+  return `${lead}\u0000${lastVariable ? VARIABLE : line.slice(lastFrom, lastTo)}`;
+}
+
+const isSeparatorCode = (c: number): boolean => c === 32 || c === 9;
+
+/** A hash of a line's last token as frameOf keys it (one value for every variable token), -1 if none. */
+function lastTokenHash(line: string): number {
+  let k = line.length;
+  while (k > 0 && isSeparatorCode(line.charCodeAt(k - 1))) k--;
+  if (k === 0) return -1;
+  let h = 0x811c9dc5;
+  while (k > 0) {
+    const c = line.charCodeAt(k - 1);
+    if (isSeparatorCode(c)) break;
+    if (isVariableCode(c)) return 0;
+    h = Math.imul(h ^ c, 0x01000193);
+    k--;
+  }
+  // `*` is the masked token's own text
+  return h === Math.imul(0x811c9dc5 ^ 42, 0x01000193) ? 0 : h >>> 1 || 1;
 }
 
 /**
  * The frame of a line: its first fixed token (a timestamp or a thread id before it is skipped, being
  * masked) and its last token, masked or not.
  */
-function frameKey(tokens: readonly string[]): string {
+export function frameKey(tokens: readonly string[]): string {
   const lead = tokens.find((t) => t !== VARIABLE) ?? VARIABLE;
   return `${lead}\u0000${tokens[tokens.length - 1]}`;
 }

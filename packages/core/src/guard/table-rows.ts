@@ -49,14 +49,16 @@ export function guardTableRows(
 ): void {
   let lines = 0;
   for (let u = 0; u < texts.length; u++) lines += repeats[u]!;
+  // Layouts are compared as offsets in two reused buffers: most lines of a log have one cell, and
+  // building and joining an array of starts per line cost more than the rest of the guard's table rule.
   let start = 0;
   while (start < texts.length) {
-    const layout = columnStarts(texts[start]!);
+    const cells = layoutInto(texts[start]!, firstLayout);
     let end = start + 1;
-    if (layout.length >= 2) {
-      const key = layout.join(',');
-      while (end < texts.length && columnStarts(texts[end]!).join(',') === key) end++;
+    if (cells >= 2) {
+      while (end < texts.length && sameLayout(texts[end]!, cells)) end++;
       const rows = end - start;
+      const layout = Array.from(firstLayout.subarray(0, cells));
       if (rows >= MIN_ROWS && layout.length >= MIN_CELLS)
         markRareRows(texts, repeats, start, end, layout, judged, reason);
       else if (lines < SHORT_BLOCK && rows >= 3 && rows <= SHORT_TABLE && isHeader(texts[start]!, layout))
@@ -66,14 +68,21 @@ export function guardTableRows(
   }
 }
 
-/** Whether every cell of a row is a column name: the row heads a table. */
-function isHeader(line: string, layout: readonly number[]): boolean {
-  return layout.every((at, col) => HEADER_CELL.test(line.slice(at, layout[col + 1]).trim()));
-}
+/** Cell starts of the table's first row, and of the row compared with it (a line's first non-space, and any after two or more spaces). */
+let firstLayout = new Int32Array(64);
+let rowLayout = new Int32Array(64);
 
-/** The offsets where the cells of a line start: its first non-space, and any after two or more spaces. */
-function columnStarts(line: string): number[] {
-  const starts: number[] = [];
+/**
+ * The offsets where the cells of `line` start, written into `into` (grown when a line has more cells; the grown buffer
+ * replaces the module's one it was given), returning the number of cells.
+ */
+function layoutInto(line: string, into: Int32Array): number {
+  // Without two spaces in a row a line has one cell at most: most lines of a log, found by the native
+  // search without reading the line a character at a time.
+  // (Its offsets are not written then: a count under two is never compared cell by cell.)
+  if (line.indexOf('  ') < 0) return line.length === 0 || line === ' ' ? 0 : 1;
+  let out = into;
+  let cells = 0;
   let spaces = 0;
   for (let i = 0; i < line.length; i++) {
     const c = line.charCodeAt(i);
@@ -81,10 +90,31 @@ function columnStarts(line: string): number[] {
       spaces++;
       continue;
     }
-    if (starts.length === 0 ? true : spaces >= 2) starts.push(i);
+    if (cells === 0 || spaces >= 2) {
+      if (cells === out.length) {
+        const grown = new Int32Array(out.length * 2);
+        grown.set(out);
+        out = grown;
+        if (into === firstLayout) firstLayout = grown;
+        else rowLayout = grown;
+      }
+      out[cells++] = i;
+    }
     spaces = 0;
   }
-  return starts;
+  return cells;
+}
+
+/** Whether `line`'s cells start where the first row's {@link firstLayout} `cells` do. */
+function sameLayout(line: string, cells: number): boolean {
+  if (layoutInto(line, rowLayout) !== cells) return false;
+  for (let k = 0; k < cells; k++) if (rowLayout[k] !== firstLayout[k]) return false;
+  return true;
+}
+
+/** Whether every cell of a row is a column name: the row heads a table. */
+function isHeader(line: string, layout: readonly number[]): boolean {
+  return layout.every((at, col) => HEADER_CELL.test(line.slice(at, layout[col + 1]).trim()));
 }
 
 function markRareRows(

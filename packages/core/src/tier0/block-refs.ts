@@ -116,7 +116,14 @@ export class BlockIndex {
       while (size < line.length && /\w/.test(line[size - 1]!) && /\w/.test(line[size]!)) size++;
       const prefix = line.slice(0, size);
       let clash = false;
-      for (let k = start + 1; k < at && !clash; k++) clash = this.lines[k]!.startsWith(prefix);
+      // the prefix's last unit, read inline, turns most lines away before the call that compares the
+      // rest (lines often share their first units: a `#` where a timestamp was lifted, an indent)
+      const end = prefix.length - 1;
+      const last = prefix.charCodeAt(end);
+      for (let k = start + 1; k < at && !clash; k++) {
+        const line = this.lines[k]!;
+        clash = line.charCodeAt(end) === last && line.startsWith(prefix);
+      }
       if (!clash) return prefix;
       if (size >= line.length) return null;
       size = Math.min(line.length, size * 2);

@@ -89,7 +89,7 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
   // their tokens position by position, or (when the caller mined templates) share a template. A fold is
   // exact either way; it only has to be worth it, which the length check decides. Not mining here keeps
   // folding fast: the token comparison finds the same runs on real logs.
-  const hashes = templates ? new TokenHashes(lines) : undefined;
+  const hashes = templates ? new TokenHashes(lines, free) : undefined;
   const compare = (a: number, b: number): boolean =>
     hashes!.count(a) === hashes!.count(b) &&
     ((clusterOf !== undefined && clusterOf[a] === clusterOf[b]) || hashes!.sharesHalf(a, b));
@@ -235,18 +235,21 @@ function foldedSize(folded: readonly string[]): number {
 
 /**
  * Every line's tokens hashed once (FNV-1a, 32 bits), so comparing two lines token by token is comparing
- * numbers. A collision only makes two lines look more alike; folds stay exact either way.
+ * numbers. A collision only makes two lines look more alike; folds stay exact either way. Lines that
+ * must stay verbatim are never compared (a run and a repeating unit consist of free lines only), so they
+ * are not read: they count as lines of no token.
  */
 class TokenHashes {
   private readonly hashes: Int32Array;
   private readonly starts: Int32Array;
 
-  constructor(lines: readonly string[]) {
+  constructor(lines: readonly string[], free: (k: number) => boolean) {
     this.starts = new Int32Array(lines.length + 1);
     let hashes: Int32Array<ArrayBuffer> = new Int32Array(Math.max(16, lines.length * 16));
     let at = 0;
     for (let k = 0; k < lines.length; k++) {
       this.starts[k] = at;
+      if (!free(k)) continue;
       const line = lines[k]!;
       let h = 0;
       let inToken = false;

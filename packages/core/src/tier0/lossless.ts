@@ -9,18 +9,13 @@ import {
   stripLineNumbers,
 } from './line-numbers.js';
 import { stripStyling } from './terminal-styling.js';
-import {
-  type Aliased,
-  aliasRepeats,
-  formatAliasLegend,
-  parseAliasLegend,
-  restoreAliases,
-} from './text-aliases.js';
+import { aliasRepeats, formatAliasLegend, parseAliasLegend, restoreAliases } from './text-aliases.js';
 import {
   extractVolatile,
   formatVolatileTable,
   parseVolatileTable,
   restoreVolatile,
+  type VolatileExtraction,
 } from './volatile-fields.js';
 
 /**
@@ -128,9 +123,9 @@ export function losslessEncode(
   let lineKind = kind === 'log' || kind === 'tool_output';
   const offsets = protect !== undefined ? offsetsOf(protect) : undefined;
   if (options.stripStyling !== false && (lineKind || kind === 'diff')) {
-    const plain = stripStyling(out, offsets?.(out));
-    if (plain !== null) {
-      out = plain;
+    // assigned straight to `out`, so no second name keeps the plain copy past its use
+    out = stripStyling(text, offsets?.(text)) ?? text;
+    if (out !== text) {
       transforms.push('strip-styling');
       exact = false;
     }
@@ -158,16 +153,27 @@ export function losslessEncode(
     transforms: [...transforms, ...chosen.transforms],
     exact,
   });
+  // The text being transformed is held in one place only (`work`), so that each stage's copy can go
+  // once the next one is made: a 32 MiB block with one non-Latin-1 character is 64 MiB per copy.
+  const work = { text: out };
+  out = '';
   if (volatile !== false) {
-    const keepAt = lineKind ? offsets?.(out) : undefined;
-    const extracted = extractVolatile(out, { tokensAndRequestIds: volatile === true, keepAt });
+    const keepAt = lineKind ? offsets?.(work.text) : undefined;
+    let extracted: VolatileExtraction | null = extractVolatile(work.text, {
+      tokensAndRequestIds: volatile === true,
+      keepAt,
+    });
     // 'auto': lift when the values removed outweigh the table they go to (consecutive timestamps write
     // as short tails there); the folds after it only gain from the lines becoming more alike.
     if (extracted.fields.length > 0 && (volatile === true || liftingPays(extracted.fields))) {
-      return done(finishLines(extracted.stable, extracted.fields, finish));
+      const fields = extracted.fields;
+      work.text = extracted.stable;
+      extracted = null;
+      return done(finishLines(work, fields, finish));
     }
+    extracted = null;
   }
-  return done(finishLines(out, [], finish));
+  return done(finishLines(work, [], finish));
 }
 
 /**
@@ -183,11 +189,20 @@ function offsetsOf(protect: Uint8Array): (text: string) => (offset: number) => b
 }
 
 /** A test for "this offset is on a protected line" (lines end at `\r\n`, `\r` or `\n`). */
-function protectedOffsets(text: string, protect: Uint8Array): (offset: number) => boolean {
+export function protectedOffsets(text: string, protect: Uint8Array): (offset: number) => boolean {
   const starts: number[] = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+  // Line ends found by the native search rather than a loop over every character: the next `\n` and
+  // the next `\r`, whichever comes first (a `\r` before a `\n` ends no line of its own).
+  let lf = text.indexOf('\n');
+  let cr = text.indexOf('\r');
+  while (lf >= 0 || cr >= 0) {
+    if (cr < 0 || (lf >= 0 && lf < cr)) {
+      starts.push(lf + 1);
+      lf = text.indexOf('\n', lf + 1);
+    } else {
+      if (text.charCodeAt(cr + 1) !== 10) starts.push(cr + 1);
+      cr = text.indexOf('\r', cr + 1);
+    }
   }
   return (offset) => {
     let lo = 0;
@@ -222,35 +237,47 @@ interface FinishOptions {
  * puts the shorthand legend in front.
  */
 function finishLines(
-  text: string,
+  work: { text: string },
   fields: readonly string[],
   { lineKind, protect, offsets, minRun, shorthand }: FinishOptions,
 ): { text: string; transforms: LosslessTransform[] } {
-  let out = text;
   const transforms: LosslessTransform[] = fields.length > 0 ? ['volatile'] : [];
-  let aliased: Aliased | null = null;
-  if (shorthand) {
-    aliased = aliasRepeats(out, lineKind ? offsets?.(out) : undefined);
-    if (aliased !== null) {
-      out = aliased.body;
-      transforms.push('aliases');
-    }
-  }
+  const legend = shorthand ? shortenRepeats(work, lineKind ? offsets : undefined) : null;
+  if (legend !== null) transforms.push('aliases');
+  // the offsets' cache holds the last text it was asked about, a copy nothing reads any more
+  offsets?.('');
   let separator: string | null = null;
   if (lineKind) {
-    const folded = foldText(out, protect, minRun);
+    const folded = foldText(work.text, protect, minRun);
     if (folded !== null) {
-      out = folded.text;
+      work.text = folded.text;
       transforms.push(folded.transform);
       separator = FOLD_SEPARATOR[folded.transform]!;
     }
   }
+  let out = work.text;
+  work.text = '';
   if (fields.length > 0) {
     const term = separator ?? terminatorOf(out) ?? '\n';
     out = `${out}${term}${formatVolatileTable(fields).join(term)}`;
   }
-  if (aliased !== null) out = `${formatAliasLegend(aliased).join('\n')}\n${out}`;
+  if (legend !== null) out = `${legend}\n${out}`;
   return { text: out, transforms };
+}
+
+/**
+ * The shorthand step of {@link finishLines}: `work.text` becomes the shortened body, and the legend
+ * comes back as one flat string (null when nothing is shortened). A function of its own so that nothing
+ * of the step outlives it: the aliases are slices of the text before, which they would keep alive.
+ */
+function shortenRepeats(
+  work: { text: string },
+  offsets: ((text: string) => (offset: number) => boolean) | undefined,
+): string | null {
+  const aliased = aliasRepeats(work.text, offsets?.(work.text));
+  if (aliased === null) return null;
+  work.text = aliased.body;
+  return formatAliasLegend(aliased).join('\n');
 }
 
 /**
@@ -330,7 +357,9 @@ function foldText(
     protect === undefined || transform !== 'fold-lines' || !text.includes('\r')
       ? protect
       : remapProtect(lines, protect);
-  const folded = foldLogLines(lines, { protect: mapped, minRun, overwrites: transform === 'fold-lines' });
+  // A line rewritten in place holds a `\r`: without one in the text, no line needs the test.
+  const overwrites = transform === 'fold-lines' && text.includes('\r');
+  const folded = foldLogLines(lines, { protect: mapped, minRun, overwrites });
   const out = folded.join(separator) + (trailing ? separator : '');
   return out.length < text.length ? { text: out, transform } : null;
 }

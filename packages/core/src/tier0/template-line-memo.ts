@@ -19,6 +19,12 @@ import { doubledSlots } from './hash-slots.js';
 /** Lines longer than this are not memoised (they rarely repeat, and a copy would cost their size). */
 const MAX_LINE_UNITS = 4096;
 const CUE_BITS = 14;
+/**
+ * Most code units the memo stores (16 MiB): it only saves scans, so a block of millions of distinct lines
+ * stops adding entries there instead of holding a second copy of itself (and, while the store doubles,
+ * a third); the skeletons come out the same either way.
+ */
+const MAX_STORE_UNITS = 1 << 23;
 
 /** A cheap fingerprint of a non-empty line: its length and five digit-normalised code units. */
 function lineCue(t: Uint16Array, from: number, len: number): number {
@@ -55,6 +61,9 @@ export class LineMemo {
   private missHash = 0;
   private missSlot = -1;
   private missCue = 0;
+
+  /** `maxUnits`: most code units stored (see {@link MAX_STORE_UNITS}). */
+  constructor(private readonly maxUnits: number = MAX_STORE_UNITS) {}
 
   /**
    * The skeleton id of a line met before that equals `t[from, to)` with digits read as `0`, else -1; on
@@ -115,8 +124,14 @@ export class LineMemo {
   remember(t: Uint16Array, from: number, to: number, id: number): void {
     if (this.missSlot < 0) return;
     const len = to - from;
+    if (this.storeEnd + len > this.maxUnits) {
+      this.missSlot = -1;
+      return;
+    }
     if (this.storeEnd + len > this.store.length) {
-      const grown = new Uint16Array(Math.max(this.storeEnd + len, this.store.length * 2));
+      const grown = new Uint16Array(
+        Math.min(this.maxUnits, Math.max(this.storeEnd + len, this.store.length * 2)),
+      );
       grown.set(this.store.subarray(0, this.storeEnd));
       this.store = grown;
     }

@@ -105,7 +105,9 @@ function charTable(member: (code: number) => boolean): Uint8Array {
 /**
  * Calls `found(start, end)` for every maximal run of `chars` of at least {@link MIN_RUN} units inside
  * `text[from, to)` — what a global `/[class]{16,}/` finds there, since a greedy match starts where a run
- * starts and ends where it ends — reading each character once.
+ * starts and ends where it ends. A run that starts at `k` covers `k + MIN_RUN - 1`, so that unit is read
+ * first: when it is outside the class, no run starts before it, and most of a text of short words is
+ * skipped without being read (about half the reads of a scan of every unit, on CI logs).
  */
 export function longRuns(
   text: string,
@@ -114,16 +116,25 @@ export function longRuns(
   to: number,
   found: (start: number, end: number) => void,
 ): void {
-  let start = -1;
-  for (let k = from; k < to; k++) {
-    if (chars[text.charCodeAt(k)] === 1) {
-      if (start < 0) start = k;
-    } else if (start >= 0) {
-      if (k - start >= MIN_RUN) found(start, k);
-      start = -1;
+  // `k` is always `from` or just past a unit outside the class: where a maximal run can start.
+  let k = from;
+  while (k + MIN_RUN <= to) {
+    const last = k + MIN_RUN - 1;
+    if (chars[text.charCodeAt(last)] !== 1) {
+      k = last + 1;
+      continue;
     }
+    let back = last - 1;
+    while (back >= k && chars[text.charCodeAt(back)] === 1) back--;
+    if (back >= k) {
+      k = back + 1;
+      continue;
+    }
+    let end = last + 1;
+    while (end < to && chars[text.charCodeAt(end)] === 1) end++;
+    found(k, end);
+    k = end + 1;
   }
-  if (start >= 0 && to - start >= MIN_RUN) found(start, to);
 }
 
 /**
