@@ -25,6 +25,7 @@ import {
   DEFAULT_SESSION_OPTIONS,
   type EncodedBatch,
   fusableGelu,
+  ortSessionOptions,
   TransformerKeepModel,
   type TransformerSessionOptions,
   WordPieceTokenizer,
@@ -80,14 +81,7 @@ async function bestInTurns(contenders: readonly (() => Promise<unknown>)[]): Pro
 /** A raw onnxruntime session opened the way the model opens its own, on the same graph. */
 async function rawSession(bytes: Uint8Array, o: Required<TransformerSessionOptions>) {
   const graph = (o.fuseGelu ? await fusableGelu(bytes) : null) ?? bytes;
-  return ort.InferenceSession.create(graph, {
-    intraOpNumThreads: o.intraOpThreads,
-    interOpNumThreads: o.executionMode === 'parallel' ? o.intraOpThreads : 1,
-    executionMode: o.executionMode,
-    graphOptimizationLevel: o.graphOptimizationLevel,
-    enableCpuMemArena: o.enableCpuMemArena,
-    extra: { session: { intra_op: { allow_spinning: o.spinning ? '1' : '0' } } },
-  });
+  return ort.InferenceSession.create(graph, ortSessionOptions(o));
 }
 
 /** Tensors of every batch, built before timing: the raw run times `run` alone. */

@@ -14,6 +14,7 @@ export {
 export {
   DEFAULT_SESSION_OPTIONS,
   type EncodedBatch,
+  ortSessionOptions,
   type SessionOptions as TransformerSessionOptions,
 } from './onnx-runtime.js';
 export { WordPieceTokenizerJson } from './tokenizer-json.js';

@@ -68,6 +68,18 @@ export const DEFAULT_SESSION_OPTIONS: Required<SessionOptions> = {
 
 const REQUIRED_INPUTS = ['input_ids', 'attention_mask'] as const;
 
+/** onnxruntime's own session options for `o`: one place, so a raw session opens the way the model's does. */
+export function ortSessionOptions(o: Required<SessionOptions>): Ort.InferenceSession.SessionOptions {
+  return {
+    intraOpNumThreads: o.intraOpThreads,
+    interOpNumThreads: o.executionMode === 'parallel' ? o.intraOpThreads : 1,
+    executionMode: o.executionMode,
+    graphOptimizationLevel: o.graphOptimizationLevel,
+    enableCpuMemArena: o.enableCpuMemArena,
+    extra: { session: { intra_op: { allow_spinning: o.spinning ? '1' : '0' } } },
+  };
+}
+
 /**
  * Opens an ONNX token classifier from the model's bytes. The graph must take `input_ids` and
  * `attention_mask` (and may take `token_type_ids`), all int64 [batch, sequence], and return `logits`
@@ -83,14 +95,7 @@ export async function openTokenClassifier(
   let session: Ort.InferenceSession;
   try {
     const graph = (o.fuseGelu ? await fusableGelu(model) : null) ?? model;
-    session = await ort.InferenceSession.create(graph, {
-      intraOpNumThreads: o.intraOpThreads,
-      interOpNumThreads: o.executionMode === 'parallel' ? o.intraOpThreads : 1,
-      executionMode: o.executionMode,
-      graphOptimizationLevel: o.graphOptimizationLevel,
-      enableCpuMemArena: o.enableCpuMemArena,
-      extra: { session: { intra_op: { allow_spinning: o.spinning ? '1' : '0' } } },
-    });
+    session = await ort.InferenceSession.create(graph, ortSessionOptions(o));
   } catch (error) {
     throw new Error(`cannot load ONNX model ${source}: ${(error as Error).message}`);
   }
