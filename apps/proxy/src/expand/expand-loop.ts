@@ -98,10 +98,14 @@ export interface ReplyChannel<Reply> {
 function mayExpandFor(exchange: PreparedExchange): (handle: string) => Promise<boolean> {
   // digested only when a handle must be looked up in the store: most turns expand nothing
   let owner: ReturnType<typeof credentialDigest> | undefined;
+  const ownerDigest = (): ReturnType<typeof credentialDigest> => {
+    owner ??= credentialDigest(exchange.req.headers);
+    return owner;
+  };
   return async (handle) =>
     exchange.outcome.issued.has(handle) ||
     exchange.session.grantedHandles.has(handle) ||
-    (await ownsHandle(exchange.rt.store, handle, (owner ??= credentialDigest(exchange.req.headers))));
+    (await ownsHandle(exchange.rt.store, handle, ownerDigest()));
 }
 
 /**
