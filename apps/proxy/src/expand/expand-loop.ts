@@ -96,11 +96,16 @@ export interface ReplyChannel<Reply> {
 
 /** Handles this exchange's caller may expand: issued to it now, in its session, or granted in the store. */
 function mayExpandFor(exchange: PreparedExchange): (handle: string) => Promise<boolean> {
-  const owner = credentialDigest(exchange.req.headers);
+  // digested only when a handle must be looked up in the store: most turns expand nothing
+  let owner: ReturnType<typeof credentialDigest> | undefined;
+  const ownerDigest = (): ReturnType<typeof credentialDigest> => {
+    owner ??= credentialDigest(exchange.req.headers);
+    return owner;
+  };
   return async (handle) =>
     exchange.outcome.issued.has(handle) ||
     exchange.session.grantedHandles.has(handle) ||
-    (await ownsHandle(exchange.rt.store, handle, owner));
+    (await ownsHandle(exchange.rt.store, handle, ownerDigest()));
 }
 
 /**

@@ -23,6 +23,8 @@ const FRAMING: ReadonlySet<string> = new Set(['content-length']);
 /** Headers addressed to Distil itself (`x-distil-session`, `x-distil-bypass`, …); never sent upstream. */
 export const DISTIL_HEADER_PREFIX = 'x-distil-';
 
+const NONE: ReadonlySet<string> = new Set();
+
 /** Every field the `Connection` header names (RFC 9110 §7.6.1): also hop-by-hop for this message. */
 function namedByConnection(value: string | string[] | number | undefined): Set<string> {
   const named = new Set<string>();
@@ -52,13 +54,18 @@ export function forwardableHeaders(
   headers: IncomingHttpHeaders | OutgoingHttpHeaders | Record<string, string | string[] | undefined>,
   options: ForwardOptions = {},
 ): Record<string, string | string[]> {
-  const connectionNamed = namedByConnection(headers.connection as string | string[] | undefined);
-  const extra = new Set(options.drop ?? []);
+  // Runs twice per request (upstream headers, response headers): no Set is built unless a Connection
+  // header names fields, and the few extra names are searched in their array.
+  const connection = headers.connection as string | string[] | undefined;
+  const connectionNamed = connection === undefined ? NONE : namedByConnection(connection);
+  const extra = options.drop ?? [];
   const out: Record<string, string | string[]> = {};
-  for (const [rawName, value] of Object.entries(headers)) {
+  for (const rawName of Object.keys(headers)) {
+    const value = headers[rawName];
     if (value === undefined) continue;
     const name = rawName.toLowerCase();
-    if (name === 'host' || HOP_BY_HOP.has(name) || connectionNamed.has(name) || extra.has(name)) continue;
+    if (name === 'host' || HOP_BY_HOP.has(name) || connectionNamed.has(name) || extra.includes(name))
+      continue;
     if (options.dropFraming && FRAMING.has(name)) continue;
     if (options.dropDistil && name.startsWith(DISTIL_HEADER_PREFIX)) continue;
     out[name] = Array.isArray(value) ? value.map(String) : String(value);

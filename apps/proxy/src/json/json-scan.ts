@@ -220,8 +220,9 @@ class Scan {
       if (next !== 0x2c) throw new Unscannable();
       this.#space();
     }
-    seen.length = firstKey;
-    this.#path.length = depth;
+    // pops rather than `length =`: setting an array's length is a runtime call, ~3% of a scan here
+    while (seen.length > firstKey) seen.pop();
+    this.#path.pop();
   }
 
   #array(node: PatternNode | null): void {
@@ -243,7 +244,7 @@ class Scan {
       if (next !== 0x2c) throw new Unscannable();
       this.#space();
     }
-    this.#path.length = depth;
+    this.#path.pop();
   }
 
   /** Moves past a string (its opening quote is at the cursor); its content is checked by JSON.parse. */

@@ -38,8 +38,31 @@ const AnthropicUsage = z.looseObject({
   cache_read_input_tokens: count,
 });
 
+/** A token count as `count` reads it, or -1 where `count` would fail. */
+function plainCount(value: unknown): number {
+  if (value === undefined || value === null) return 0;
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : -1;
+}
+
+/**
+ * `AnthropicUsage` read without zod, which rebuilds the object field by field on every reply; null
+ * whenever the schema might say otherwise, and then the schema decides.
+ */
+function plainAnthropicUsage(usage: unknown): BilledUsage | null {
+  if (typeof usage !== 'object' || usage === null || Array.isArray(usage)) return null;
+  const u = usage as Record<string, unknown>;
+  const input = plainCount(u.input_tokens);
+  const output = plainCount(u.output_tokens);
+  const cacheWrite = plainCount(u.cache_creation_input_tokens);
+  const cacheRead = plainCount(u.cache_read_input_tokens);
+  if (input < 0 || output < 0 || cacheWrite < 0 || cacheRead < 0) return null;
+  return { input, cacheWrite, cacheRead, output };
+}
+
 /** Anthropic's `usage`: input_tokens excludes cached tokens, which come as their own two fields. */
 export function anthropicUsage(usage: unknown): BilledUsage {
+  const plain = plainAnthropicUsage(usage ?? {});
+  if (plain) return plain;
   const parsed = AnthropicUsage.safeParse(usage ?? {});
   if (!parsed.success) return NO_USAGE;
   const u = parsed.data;

@@ -7,10 +7,25 @@ import { headerValue } from '../http/hop-by-hop.js';
 // be turned back into it.
 const PROCESS_SECRET = randomBytes(32);
 
-/** Which credential header a request carries, as an opaque per-process tag. */
+/** Tags of the credentials seen last: an agent sends the same key on every turn. */
+const recentTags = new Map<string, string>();
+/** A team's worth of keys; past it the memo starts over (a tag is cheap to compute again). */
+const MAX_RECENT_TAGS = 64;
+
+/**
+ * Which credential header a request carries, as an opaque per-process tag. Memoised: an HMAC per request
+ * (building the keyed hash object is most of its cost) was ~2% of a warm request's CPU here. The memo
+ * holds only what the process already holds while it serves those keys, and dies with it.
+ */
 function credentialTag(headers: IncomingHttpHeaders): string {
   const credential = headerValue(headers, 'x-api-key') ?? headerValue(headers, 'authorization') ?? '';
-  return createHmac('sha256', PROCESS_SECRET).update(credential).digest('hex').slice(0, 16);
+  let tag = recentTags.get(credential);
+  if (tag === undefined) {
+    tag = createHmac('sha256', PROCESS_SECRET).update(credential).digest('hex').slice(0, 16);
+    if (recentTags.size >= MAX_RECENT_TAGS) recentTags.clear();
+    recentTags.set(credential, tag);
+  }
+  return tag;
 }
 
 /**
@@ -20,8 +35,11 @@ function credentialTag(headers: IncomingHttpHeaders): string {
  */
 export function sessionKey(headers: IncomingHttpHeaders, dialect: string, root: readonly unknown[]): string {
   const named = headerValue(headers, 'x-distil-session');
-  const hash = createHash('sha256').update(dialect).update('\0').update(credentialTag(headers)).update('\0');
-  if (named) hash.update('named\0').update(named);
-  else for (const part of root) hash.update(JSON.stringify(part ?? null)).update('\0');
+  const tag = credentialTag(headers);
+  // A named session's key is short already (a header value): it is used as it is, prefixed so it can
+  // never equal a digest; a conversation's root can be a long system prompt, so it is hashed.
+  if (named) return `named\0${dialect}\0${tag}\0${named}`;
+  const hash = createHash('sha256').update(dialect).update('\0').update(tag).update('\0');
+  for (const part of root) hash.update(JSON.stringify(part ?? null)).update('\0');
   return hash.digest('hex');
 }

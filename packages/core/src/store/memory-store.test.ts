@@ -71,3 +71,50 @@ describe('MemoryRestoreStore', () => {
     expect(() => new MemoryRestoreStore({ maxBytes: 0 })).toThrow(RangeError);
   });
 });
+
+describe('MemoryRestoreStore, long originals', () => {
+  it('holds a long original deflated and gives it back byte for byte (property, 200 cases)', async () => {
+    const store = new MemoryRestoreStore();
+    const line = fc.stringMatching(/^[a-z0-9 :=]{0,60}$/);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(line, { minLength: 40, maxLength: 200 }),
+        fc.uint8Array({ maxLength: 64 }),
+        async (lines, noise) => {
+          const original = new Uint8Array([...bytes(lines.join('\n')), ...noise]);
+          const handle = await store.put(original);
+          expect(handle).toBe(handleFor(original));
+          expect(await store.get(handle)).toEqual(original);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('counts originals at their own length against maxBytes, holding repetitive ones in fewer bytes', async () => {
+    const store = new MemoryRestoreStore({ maxBytes: 100_000 });
+    const log = Array.from({ length: 200 }, (_, i) => `INFO step ${i}: handled request in ${i % 17} ms`).join(
+      '\n',
+    );
+    const handle = await store.put(bytes(log));
+    expect(store.size).toBe(bytes(log).byteLength);
+    expect(store.heldBytes).toBeLessThan(store.size / 4);
+    const out = await store.get(handle);
+    out[0] = 0;
+    expect(new TextDecoder().decode(await store.get(handle))).toBe(log);
+  });
+
+  it('keeps an original that does not deflate as it is', async () => {
+    const store = new MemoryRestoreStore();
+    // xorshift32: bytes with no pattern deflate could use
+    let state = 2463534242;
+    const random = Uint8Array.from({ length: 4096 }, () => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return state & 0xff;
+    });
+    await store.put(random);
+    expect(store.heldBytes).toBe(4096);
+  });
+});

@@ -1,3 +1,4 @@
+import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
 import {
   addressOf,
   type Handle,
@@ -18,13 +19,38 @@ export const DEFAULT_MEMORY_STORE_MAX_BYTES = 256 * 1024 ** 2;
 
 interface HeldOriginal {
   readonly digest: string;
+  /** The original, or its raw-deflate stream when `packed`. */
   readonly bytes: Uint8Array;
+  readonly packed: boolean;
+  /** The original's length (what `maxBytes` bounds). */
+  readonly length: number;
+}
+
+/** Originals shorter than this are kept as they are: deflating them saves too little to pay for. */
+const MIN_PACKED_BYTES = 1024;
+
+/**
+ * An original as held: raw deflate at the fastest level when that saves at least a quarter of it. A
+ * proxy's originals are tool outputs — logs, listings, file reads — that deflate to a fifth or less, and
+ * a proxy holding a thousand sessions' originals in memory held ~190 KB per conversation as they were.
+ * Level 1 costs ~20 µs for a 5 KB log, paid once when the original is first stored; a get inflates it.
+ */
+function pack(original: Uint8Array): { bytes: Uint8Array; packed: boolean } {
+  if (original.byteLength >= MIN_PACKED_BYTES) {
+    const deflated = deflateRawSync(original, { level: constants.Z_BEST_SPEED });
+    // copied out: zlib's output may be a view into a larger buffer, which would be held whole
+    if (deflated.byteLength * 4 <= original.byteLength * 3)
+      return { bytes: new Uint8Array(deflated), packed: true };
+  }
+  return { bytes: Uint8Array.from(original), packed: false };
 }
 
 /**
  * A RestoreStore in process memory, bounded by bytes with least-recently-used eviction (a `Map` keeps
  * insertion order, so re-inserting on use makes its first key the least recently used). Originals are
- * copied in and out so a caller mutating its buffer can never change what a handle resolves to.
+ * copied in and out so a caller mutating its buffer can never change what a handle resolves to; a long
+ * one is held deflated (see pack) and inflated back byte for byte. `maxBytes` bounds the originals'
+ * own bytes, so what fits does not depend on how well they deflate.
  */
 export class MemoryRestoreStore implements RestoreStore {
   readonly maxBytes: number;
@@ -39,9 +65,16 @@ export class MemoryRestoreStore implements RestoreStore {
     this.maxBytes = maxBytes;
   }
 
-  /** Bytes currently held (originals only). */
+  /** Bytes of the originals currently held. */
   get size(): number {
     return this.#bytes;
+  }
+
+  /** Bytes the held originals take in memory (the long ones deflated). */
+  get heldBytes(): number {
+    let held = 0;
+    for (const original of this.#held.values()) held += original.bytes.byteLength;
+    return held;
   }
 
   /** Stores a copy of `original`; same bytes give the same handle. Throws when it alone exceeds maxBytes. */
@@ -58,7 +91,11 @@ export class MemoryRestoreStore implements RestoreStore {
         `an original of ${original.byteLength} bytes exceeds the memory store's maxBytes (${this.maxBytes})`,
       );
     }
-    this.#held.set(address.handle, { digest: address.digest, bytes: Uint8Array.from(original) });
+    this.#held.set(address.handle, {
+      digest: address.digest,
+      ...pack(original),
+      length: original.byteLength,
+    });
     this.#bytes += original.byteLength;
     this.#evict();
     return address.handle;
@@ -70,7 +107,9 @@ export class MemoryRestoreStore implements RestoreStore {
     const held = this.#held.get(handle);
     if (!held) throw new UnknownHandleError(handle);
     this.#touch(handle, held);
-    return Uint8Array.from(held.bytes);
+    if (!held.packed) return Uint8Array.from(held.bytes);
+    const inflated = inflateRawSync(held.bytes);
+    return new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.byteLength);
   }
 
   /** Whether `get` would succeed (counts as a use for the LRU order). */
@@ -96,7 +135,7 @@ export class MemoryRestoreStore implements RestoreStore {
     for (const [handle, held] of this.#held) {
       if (this.#bytes <= this.maxBytes) return;
       this.#held.delete(handle);
-      this.#bytes -= held.bytes.byteLength;
+      this.#bytes -= held.length;
     }
   }
 }
