@@ -62,7 +62,7 @@ async function main(argv: readonly string[]): Promise<void> {
     `Real agents on the wire: @anthropic-ai/claude-code ${claude.version}, @openai/codex ${codex.version}; ` +
       `CI log ${template.ciLog.lineCount} lines; ${length} sessions.\n` +
       'Upstream: scripted fake billing like the provider (prompt caching at catalog list prices, tokens by ' +
-      "o200k); the corpus in /work/shared is not used: the CI log is generated with Node's real test output.\n\n",
+      "o200k); the shared corpus is not used: the CI log is generated with Node's real test output.\n\n",
   );
   const specs: SessionSpec[] = [
     { agent: 'claude-code', length },
