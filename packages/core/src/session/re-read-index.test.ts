@@ -59,6 +59,11 @@ describe('ReReadIndex', () => {
           const want = reference.best(probe, minShare);
           expect(got && { entry: got.entry, shared: got.shared }).toEqual(want);
         }
+        // a text looked up and then indexed (its keys computed once) answers like any other entry
+        index.add(entries.length, probe);
+        reference.add(entries.length, probe);
+        const again = index.best([...probe], 0.5);
+        expect(again && { entry: again.entry, shared: again.shared }).toEqual(reference.best(probe, 0.5));
       }),
       { numRuns: 200 },
     );

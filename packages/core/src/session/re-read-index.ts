@@ -19,10 +19,13 @@ const MAX_POSTINGS = 64;
 export class ReReadIndex {
   private readonly postings = new LinePostings();
   private readonly distinctCounts: number[] = [];
+  // A new text is looked up, then indexed: its line keys are computed once for both.
+  private last: { readonly lines: readonly string[]; readonly distinct: Set<number> } | null = null;
 
   /** Indexes `lines` as entry number `entry` (entries are added in increasing order). */
   add(entry: number, lines: readonly string[]): void {
-    const distinct = distinctLines(lines);
+    const distinct = this.distinctOf(lines);
+    this.last = null;
     this.distinctCounts[entry] = distinct.size;
     for (const line of distinct) this.postings.add(line, entry);
   }
@@ -32,7 +35,7 @@ export class ReReadIndex {
    * their distinct lines (ties go to the most recent entry); null otherwise.
    */
   best(lines: readonly string[], minShare: number): ReReadMatch | null {
-    const distinct = distinctLines(lines);
+    const distinct = this.distinctOf(lines);
     if (distinct.size === 0) return null;
     const counts = new Map<number, number>();
     for (const line of distinct) {
@@ -47,6 +50,11 @@ export class ReReadIndex {
       }
     }
     return best;
+  }
+
+  private distinctOf(lines: readonly string[]): Set<number> {
+    if (this.last?.lines !== lines) this.last = { lines, distinct: distinctLines(lines) };
+    return this.last.distinct;
   }
 }
 

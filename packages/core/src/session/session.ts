@@ -141,10 +141,11 @@ export class Session {
   private async encodeBlock(block: Block, turn: number): Promise<SentBlock> {
     const position = this.sent.length;
     const text = block.text;
-    const { handle } = addressOf(text);
+    const address = addressOf(text);
+    const { handle } = address;
     const view = new ReadView(text);
     // exact re-sends are matched on the tool's output: Codex's header differs on every run
-    const digest = view.wrapped ? addressOf(view.body).digest : addressOf(text).digest;
+    const digest = view.wrapped ? addressOf(view.body).digest : address.digest;
     const inert = !text.includes(DECISION_MARKER);
     const lines = view.plain.split('\n');
     const record = (
