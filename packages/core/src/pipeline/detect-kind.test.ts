@@ -70,4 +70,30 @@ describe('detectKind', () => {
     ];
     expect(detectKind(pytest.join('\n'))).not.toBe('doc');
   });
+
+  it('reads a shell script as source, and a CI log that echoes shell commands as a log or output', () => {
+    const script = [
+      '#!/usr/bin/env bash',
+      'set -e',
+      '',
+      'check_feature_branch() {',
+      '    local branch="$1"',
+      '    if [[ ! "$branch" =~ ^[0-9]{3}- ]]; then',
+      '        echo "ERROR: Not on a feature branch" >&2',
+      '        return 1',
+      '    fi',
+      '}',
+      '',
+      'for arg in "$@"; do',
+      '    case "$arg" in',
+      '        --json) JSON_MODE=true ;;',
+      '    esac',
+      'done',
+    ];
+    expect(detectKind(script.join('\n'))).toBe('source');
+    const ci = Array.from({ length: 30 }, (_, i) =>
+      i % 3 === 0 ? `+ if [ -f build/${i}.o ]; then rm build/${i}.o; fi` : `compiling module ${i} ... ok`,
+    );
+    expect(detectKind(ci.join('\n'))).toBe('tool_output');
+  });
 });

@@ -7,6 +7,9 @@ const DIFF_HEADER =
   /^(?:diff --git |--- a\/|\+\+\+ b\/|@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|index [0-9a-f]{7,}\.\.[0-9a-f]{7,})/;
 const SOURCE_LINE =
   /^\s*(?:import\s.+from\s|import\s+[\w{*]|from\s+[\w.]+\s+import\s|export\s+(?:default\s+)?(?:async\s+)?(?:function|class|const|interface|type|enum)\b|(?:async\s+)?def\s+\w+\s*\(|class\s+\w+[\s(:{<]|(?:public|private|protected|static)\s+[\w<>[\]]+\s+\w+\s*\(|function\s+\w+\s*\(|const\s+\w+\s*=|let\s+\w+\s*=|fn\s+\w+\s*\(|func\s+\w+\s*\(|package\s+\w+;?$|#include\s*[<"]|@\w+(?:\(|$))/;
+/** A shell script's own lines: its interpreter line, function definitions, and the ends of its blocks. */
+const SHELL_LINE =
+  /^(?:#!\/\S+|\s*(?:function\s+)?[A-Za-z_][\w-]*\s*\(\)\s*\{?\s*$|\s*(?:if|elif|while|until)\s.+;\s*(?:then|do)\s*$|\s*(?:fi|done|esac)\s*$|\s*local\s+[A-Za-z_]\w*=)/;
 /** Markdown's structure: headings, list items, table rows, fences, quotes. */
 const MARKDOWN_HEADING = /^#{1,6} \S/;
 const MARKDOWN_LINE = /^(?:\s*(?:[-*+]|\d{1,3}[.)]) \S|\|.*\|\s*$|> )/;
@@ -43,7 +46,7 @@ export function detectKind(text: string): ContentKind {
   let fenced = false;
   for (const line of lines.sample) {
     if (DIFF_HEADER.test(line)) diff++;
-    else if (SOURCE_LINE.test(line)) source++;
+    else if (SOURCE_LINE.test(line) || SHELL_LINE.test(line)) source++;
     if (LOG_LINE.test(line)) log++;
     // a fenced example inside a document is part of what it says
     if (FENCE.test(line)) fenced = !fenced;
