@@ -76,7 +76,8 @@ const unchanged = (block: Block, note: string): CompressedBlock => ({
  * the reversible digest (tier 1) when it folds anything; otherwise, and for JSON, the lossless tier
  * (tier 0) re-encodes the block and closes it with the handle of the exact original. A client's wrapper
  * around the tool's output (tool-envelope.ts: Codex's exec header, Claude Code's persisted-output frame,
- * an appended system reminder) goes out verbatim; only the output inside it is compressed.
+ * an appended system reminder) goes out verbatim; only the output inside it is compressed. So does a
+ * JSON object around the output's text (json-envelope.ts: earlier Codex releases' `{"output":…}`).
  */
 export async function compressBlock(block: Block, options: CompressOptions): Promise<CompressedBlock> {
   const { text, kind } = block;
