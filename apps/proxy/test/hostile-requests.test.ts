@@ -77,3 +77,32 @@ describe('deep but valid JSON (100,000 levels) beside a compressible tool result
     });
   }
 });
+
+describe("a tool result that spells a tokenizer's special token", () => {
+  // ML code and tokenizer files print `<|endoftext|>` as plain text; counting it as text, not refusing it
+  it('is compressed like any other and the request succeeds', async () => {
+    const lines = buildLog(300, 'special').split('\n');
+    lines[10] = 'eos_token = "<|endoftext|>"  # appended after every document';
+    const log = lines.join('\n');
+    const body = JSON.stringify({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 50,
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_s', name: 'bash', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_s', content: log }] },
+      ],
+    });
+    upstream.script({ kind: 'anthropic', content: [{ type: 'text', text: 'ok' }] });
+    const response = await fetch(`${proxy.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'anthropic-version': '2023-06-01' },
+      body,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-distil-bypass')).toBeNull();
+    expect(Number(response.headers.get('x-distil-saved-tokens'))).toBeGreaterThan(0);
+    expect(upstream.received).toHaveLength(1);
+    expect(upstream.received[0]!.body.length).toBeLessThan(body.length);
+  });
+});
