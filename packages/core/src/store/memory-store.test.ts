@@ -40,6 +40,16 @@ describe('MemoryRestoreStore', () => {
     );
   });
 
+  it('holds an original once when the same long bytes are put concurrently', async () => {
+    const store = new MemoryRestoreStore();
+    const long = bytes('ERROR step failed\n'.repeat(400));
+    const handles = await Promise.all([store.put(long), store.put(long), store.put(Uint8Array.from(long))]);
+    expect(new Set(handles).size).toBe(1);
+    expect(store.size).toBe(long.byteLength);
+    expect(store.heldBytes).toBeLessThan(long.byteLength / 4);
+    expect(await store.get(handles[0]!)).toEqual(long);
+  });
+
   it('is idempotent and isolates callers from its buffers', async () => {
     const store = new MemoryRestoreStore();
     const original = bytes('hello');

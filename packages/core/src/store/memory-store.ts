@@ -1,4 +1,5 @@
-import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { constants, deflateRaw, inflateRaw } from 'node:zlib';
 import {
   addressOf,
   type Handle,
@@ -29,20 +30,26 @@ interface HeldOriginal {
 /** Originals shorter than this are kept as they are: deflating them saves too little to pay for. */
 const MIN_PACKED_BYTES = 1024;
 
+// zlib's asynchronous calls run on libuv's thread pool: a proxy's event loop does not wait while a
+// 200 KB original deflates (~1–3 ms here), so the other streams it serves do not either
+const deflateRawAsync = promisify(deflateRaw);
+const inflateRawAsync = promisify(inflateRaw);
+
 /**
  * An original as held: raw deflate at the fastest level when that saves at least a quarter of it. A
  * proxy's originals are tool outputs — logs, listings, file reads — that deflate to a fifth or less, and
  * a proxy holding a thousand sessions' originals in memory held ~190 KB per conversation as they were.
  * Level 1 costs ~20 µs for a 5 KB log, paid once when the original is first stored; a get inflates it.
  */
-function pack(original: Uint8Array): { bytes: Uint8Array; packed: boolean } {
+async function pack(original: Uint8Array): Promise<{ bytes: Uint8Array; packed: boolean }> {
   if (original.byteLength >= MIN_PACKED_BYTES) {
-    const deflated = deflateRawSync(original, { level: constants.Z_BEST_SPEED });
+    const deflated = await deflateRawAsync(original, { level: constants.Z_BEST_SPEED });
     // copied out: zlib's output may be a view into a larger buffer, which would be held whole
     if (deflated.byteLength * 4 <= original.byteLength * 3)
       return { bytes: new Uint8Array(deflated), packed: true };
   }
-  return { bytes: Uint8Array.from(original), packed: false };
+  // the caller's own copy (see put), held as it is
+  return { bytes: original, packed: false };
 }
 
 /**
@@ -55,6 +62,8 @@ function pack(original: Uint8Array): { bytes: Uint8Array; packed: boolean } {
 export class MemoryRestoreStore implements RestoreStore {
   readonly maxBytes: number;
   readonly #held = new Map<Handle, HeldOriginal>();
+  // puts whose original is still deflating: a second put of the same bytes waits for the first
+  readonly #packing = new Map<Handle, Promise<Handle>>();
   #bytes = 0;
 
   constructor(options: MemoryRestoreStoreOptions = {}) {
@@ -91,14 +100,22 @@ export class MemoryRestoreStore implements RestoreStore {
         `an original of ${original.byteLength} bytes exceeds the memory store's maxBytes (${this.maxBytes})`,
       );
     }
-    this.#held.set(address.handle, {
-      digest: address.digest,
-      ...pack(original),
-      length: original.byteLength,
+    const pending = this.#packing.get(address.handle);
+    if (pending) return pending.then(() => this.put(original));
+    // copied before the first await: the caller may reuse its buffer as soon as put returns a promise
+    const copy = Uint8Array.from(original);
+    const stored = pack(copy).then((held) => {
+      this.#held.set(address.handle, { digest: address.digest, ...held, length: copy.byteLength });
+      this.#bytes += copy.byteLength;
+      this.#evict();
+      return address.handle;
     });
-    this.#bytes += original.byteLength;
-    this.#evict();
-    return address.handle;
+    this.#packing.set(address.handle, stored);
+    try {
+      return await stored;
+    } finally {
+      this.#packing.delete(address.handle);
+    }
   }
 
   /** A copy of the original; UnknownHandleError for a malformed, unknown or evicted handle. */
@@ -108,7 +125,7 @@ export class MemoryRestoreStore implements RestoreStore {
     if (!held) throw new UnknownHandleError(handle);
     this.#touch(handle, held);
     if (!held.packed) return Uint8Array.from(held.bytes);
-    const inflated = inflateRawSync(held.bytes);
+    const inflated = await inflateRawAsync(held.bytes);
     return new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.byteLength);
   }
 
