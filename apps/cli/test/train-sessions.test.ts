@@ -108,7 +108,15 @@ describe('distil train on recorded sessions (real binary)', () => {
     expect(run.stdout).toMatch(/10 agent sessions \(10 tool outputs, split by session\), 600 lines/);
     expect(run.stdout).toContain('training on decision labels');
     expect(run.stdout).toMatch(/transformer\s+decision\s+\d+/);
+    // beside it, the block logistic trained on the same sessions, every test output scored as a block
+    expect(run.stdout).toContain('Held-out sessions, each tool output scored as a block');
+    expect(run.stdout).toMatch(/logistic \(block \+ context \+ prior\)\s+\d+\s+[\d.]+%\s+[\d.]+\s+[\d.]+%/);
     const metrics = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
     expect(metrics.corpus.roots).toEqual([corpus]);
+    expect(metrics.sessionEvaluation.map((r: { model: string }) => r.model)).toEqual([
+      'rules (salience)',
+      'logistic (block + context + prior)',
+      'transformer',
+    ]);
   }, 60_000);
 });

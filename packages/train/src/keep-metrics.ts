@@ -61,10 +61,21 @@ export function formatEvaluationTable(rows: readonly EvaluationRow[]): string {
     fixed(r.metrics.recall),
     fixed(r.metrics.f1),
   ]);
+  return formatColumns(header, body, 2);
+}
+
+/** A plain-text table: the first `textColumns` columns left-aligned, the rest (figures) right-aligned. */
+export function formatColumns(
+  header: readonly string[],
+  body: readonly (readonly string[])[],
+  textColumns: number,
+): string {
   const widths = header.map((h, c) => Math.max(h.length, ...body.map((row) => (row[c] as string).length)));
   const line = (cells: readonly string[]) =>
     cells
-      .map((cell, c) => (c < 2 ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number)))
+      .map((cell, c) =>
+        c < textColumns ? cell.padEnd(widths[c] as number) : cell.padStart(widths[c] as number),
+      )
       .join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
-import type { ContentKind } from '@distil/contract';
+import type { ContentKind, KeepContext } from '@distil/contract';
 import { detectTrajectoryFormat, importTrajectories } from '@distil/trajectories';
 import { guessContentKind } from './content-kind-guess.js';
 import {
@@ -31,6 +31,11 @@ export interface TraceDocument {
    * no session has lines on both sides of the evaluation (otherwise each line's split is its own).
    */
   readonly group?: string;
+  /**
+   * What was known before the output was read (the task, the call's input, what the agent wrote), for a
+   * tool output of a recorded session: what the block keep model conditions on.
+   */
+  readonly context?: KeepContext;
   /**
    * For a text file: the 1-based `\n`-counted line each line came from. A labels file counts lines by
    * `\n`, while lines here (as in the compression core) also end at a lone `\r`, where progress bars redraw.

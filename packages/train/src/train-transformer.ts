@@ -18,9 +18,16 @@ import {
   labelAgreement,
   labelCorpusLines,
   SALIENCE_KEEP_THRESHOLD,
+  splitOf,
 } from './line-dataset.js';
 import { writeModelFolder } from './model-folder-writer.js';
 import { checkOnnxParity, type ParityReport } from './onnx-parity.js';
+import {
+  evaluateSessionBlocks,
+  fitSessionLogistic,
+  formatSessionBlockTable,
+  type SessionBlockRow,
+} from './session-block-evaluation.js';
 import { type BackendPreference, ensureBackend } from './tfjs-runtime.js';
 import { readTraceCorpus, type TraceDocument } from './trace-corpus.js';
 import { buildTrainingData, type TrainingLabels } from './training-data.js';
@@ -117,6 +124,11 @@ export interface TrainTransformerReport {
   readonly parity: ParityReport;
   readonly threshold: number;
   readonly evaluation: readonly EvaluationRow[];
+  /**
+   * With recorded sessions: each model on the test sessions' tool outputs, every output scored as a
+   * block with its context, the block logistic fitted on the same training sessions as the transformer.
+   */
+  readonly sessionEvaluation?: readonly SessionBlockRow[];
   readonly files: Readonly<Record<string, number>>;
 }
 
@@ -292,16 +304,29 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
   const threshold = options.threshold ?? SALIENCE_KEEP_THRESHOLD;
   const transformer = await TransformerKeepModel.fromPretrained(out, { intraOpThreads: threads });
   let evaluation: EvaluationRow[];
+  let sessionEvaluation: SessionBlockRow[] | undefined;
   try {
     evaluation = await evaluateOnHeldOut(
       [
         { name: 'salience', model: salienceModel() },
-        { name: 'logistic', model: trainLogisticOn(lines) },
+        { name: 'logistic (lines, salience-distilled)', model: trainLogisticOn(lines) },
         { name: 'transformer', model: transformer },
       ],
       data.test,
       threshold,
     );
+    // sessions split as the lines are (by their group), so both models train and test on the same ones
+    const heldOut = sessionDocuments.filter((d) => splitOf(d.group ?? '') === 'test');
+    const blockModel = fitSessionLogistic(sessionDocuments.filter((d) => splitOf(d.group ?? '') !== 'test'));
+    if (blockModel && heldOut.length > 0)
+      sessionEvaluation = await evaluateSessionBlocks(
+        [
+          { name: 'rules (salience)', model: salienceModel() },
+          { name: 'logistic (block + context + prior)', model: blockModel },
+          { name: 'transformer', model: transformer },
+        ],
+        heldOut,
+      );
   } finally {
     await transformer.release();
   }
@@ -343,12 +368,20 @@ export async function trainTransformer(options: TrainTransformerOptions): Promis
     parity,
     threshold,
     evaluation,
+    ...(sessionEvaluation ? { sessionEvaluation } : {}),
     files,
   };
   writeFileSync(join(out, 'metrics.json'), `${JSON.stringify(report, null, 2)}\n`);
   log('');
   log(`Held-out evaluation (keep when score >= ${threshold}):`);
   log(formatEvaluationTable(evaluation));
+  if (sessionEvaluation) {
+    log('');
+    log(
+      'Held-out sessions, each tool output scored as a block with its context (tokens removed, least likely needed first, while that share of the needed lines stays):',
+    );
+    log(formatSessionBlockTable(sessionEvaluation));
+  }
   const mine = evaluation.find((r) => r.model === 'transformer' && r.labels === data.labelSource);
   if (mine)
     log(

@@ -7,7 +7,7 @@ import {
   type LabelledBlock,
   trainBlockLogistic,
 } from '@distil/codec';
-import type { ContentKind } from '@distil/contract';
+import type { ContentKind, KeepContext } from '@distil/contract';
 import { detectKind } from '@distil/core';
 import { importSessions, labelledOutputs, type RecordedSession } from '@distil/savings';
 import { formatTable } from '../table.js';
@@ -129,6 +129,8 @@ export interface SessionDocument {
   readonly decisionOrigin: 'session';
   /** The main session (a subagent goes with it), so that no session straddles train and test. */
   readonly group: string;
+  /** The trusted context known before the output was read, as the proxy hands it to a keep model. */
+  readonly context: KeepContext;
 }
 
 /**
@@ -148,6 +150,7 @@ export function sessionDocuments(corpus: string, sessions: readonly RecordedSess
         decision: o.needed,
         decisionOrigin: 'session',
         group,
+        context: { task: o.task, input: o.input, recent: [o.earlier] },
       });
     }
   }
