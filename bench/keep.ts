@@ -42,7 +42,13 @@ import {
 } from '@distil/codec';
 import type { KeepModel } from '@distil/contract';
 import { countTokens, detectKind } from '@distil/core';
-import { importSessions, type LabelledOutput, labelledOutputs } from '@distil/savings';
+import {
+  importSessions,
+  type LabelledOutput,
+  labelledOutputs,
+  normalisedLine,
+  referenceTokens,
+} from '@distil/savings';
 import { splitOf } from '@distil/train';
 import { formatTable } from '../apps/cli/src/table.js';
 import { requireCorpus } from './corpus-path.js';
@@ -139,6 +145,7 @@ async function shippedRecipeHeldOut(): Promise<{ scores: Float64Array; picked: s
         needed: o.needed,
         context: contextOf(o),
         group: o.session.split('/')[0]!,
+        writtenAfter: o.writtenAfter,
       }));
     const { weights, l2 } = trainBlockLogistic(train);
     picked.push(`fold ${k}: L2 ${l2}, cost exponent ${weights.costExponent}`);
@@ -243,6 +250,46 @@ for (const group of groups) {
     ]);
   }
 }
+/**
+ * Needed lines no keep model can single out by what it is given: every token that made the line needed
+ * occurs in no other session's tool outputs (so nothing learnt from other sessions knows it) and nowhere
+ * in what was known before the output was read (the task, the call's input, what the agent wrote, the
+ * session's earlier tool outputs). Such a line can only be kept by keeping every line that looks like it;
+ * when they are more than 1% of the needed lines, the 99% recall figure is bounded by them.
+ */
+function unknowableNeeded(group: string): { needed: number; unknowable: number } {
+  const groupsOf = new Map<string, Set<string>>();
+  const tokensOf = (o: (typeof outputs)[number]) =>
+    o.lines.map((line) => referenceTokens(normalisedLine(line)));
+  for (const o of outputs)
+    for (const list of tokensOf(o))
+      for (const t of list) {
+        const set = groupsOf.get(t) ?? new Set<string>();
+        set.add(o.session.split('/')[0]!);
+        groupsOf.set(t, set);
+      }
+  const earlierOutputs = new Map<string, Set<string>>();
+  let needed = 0;
+  let unknowable = 0;
+  for (const o of outputs) {
+    const own = o.session.split('/')[0]!;
+    const seen = earlierOutputs.get(o.session) ?? new Set<string>();
+    earlierOutputs.set(o.session, seen);
+    const known = new Set([...referenceTokens(`${o.task}\n${o.input}\n${o.earlier}`), ...seen]);
+    const lists = tokensOf(o);
+    if (group === 'all' || o.agent === group)
+      lists.forEach((list, i) => {
+        if (!o.needed[i]) return;
+        needed++;
+        const reasons = [...list].filter((t) => o.writtenAfter.has(t));
+        const elsewhere = (t: string) => [...groupsOf.get(t)!].some((g) => g !== own);
+        if (reasons.every((t) => !elsewhere(t) && !known.has(t))) unknowable++;
+      });
+    for (const list of lists) for (const t of list) seen.add(t);
+  }
+  return { needed, unknowable };
+}
+
 process.stdout.write(
   `${sessions.length} sessions, ${outputs.length} tool outputs of 2+ lines, ${rowCount} lines; ${FOLDS} folds by session\n\n`,
 );
@@ -266,3 +313,12 @@ process.stdout.write(
     'needed lines stays; ceiling: every unneeded line removed. The outside study of real Claude Code outputs\n' +
     'reported 32% removed at 95% recall for its 18-feature logistic model.\n',
 );
+process.stdout.write(
+  '\nneeded lines no model given the context can single out (unknowable; see unknowableNeeded):\n',
+);
+for (const group of ['Claude Code and Codex', 'SWE-agent and OpenHands', 'all']) {
+  const { needed, unknowable } = unknowableNeeded(group);
+  process.stdout.write(
+    `  ${group}: ${unknowable} of ${needed} (${((unknowable / needed) * 100).toFixed(1)}%)\n`,
+  );
+}

@@ -52,7 +52,7 @@ describe('distil train on recorded sessions (real binary)', () => {
     expect(run.stdout).toContain('recorded sessions (8 claude-code)');
     expect(run.stdout).toMatch(/ROC-AUC\s+removed @99% recall\s+removed @95% recall\s+ceiling/);
     const weights = JSON.parse(readFileSync(out, 'utf8'));
-    expect(weights.version).toBe(3);
+    expect(weights.version).toBe(4);
     expect(weights.provenance).toMatchObject({
       sessions: { 'claude-code': 8 },
       licence: 'MIT License',

@@ -10,7 +10,8 @@ import { EMPTY_PRIOR, type TokenPrior, tokenBucket } from './token-prior.js';
  * rare its tokens are in it) and to the trusted context known before the output was read (whether it
  * names a token of the task, of the call's input, of what the agent wrote) and to what agents tend to
  * write (the hashed token prior, token-prior.ts: how often lines with its tokens were needed in other
- * sessions). `pnpm bench:keep` measures
+ * sessions) and the token need model's reading of it (token-need.ts: the chance any of its tokens is
+ * written later). `pnpm bench:keep` measures
  * them on recorded sessions; `distil train --corpus <trajectories>` fits their weights.
  */
 export const BLOCK_FEATURE_NAMES = Object.freeze([
@@ -43,6 +44,7 @@ export const BLOCK_FEATURE_NAMES = Object.freeze([
   'prior_any',
   'prior_known',
   'prior_unknown',
+  'token_need',
 ] as const);
 
 /** How many features a line has in the block model: the length of its weight vector. */
@@ -80,7 +82,8 @@ function contextTokens(context: KeepContext | undefined) {
 /**
  * Writes every feature of every line of one block into `out`, a row of {@link BLOCK_FEATURE_COUNT} per
  * line from row `row` on. Scores computed from these depend on the whole block, so a caller scores a
- * block's lines together, never a subset (see KeepModel.wholeBlock).
+ * block's lines together, never a subset (see KeepModel.wholeBlock). `tokenNeed`: each line's log-odds
+ * under the token need model (lineNeedOdds); without it the feature is the same for every line.
  */
 export function writeBlockFeatures(
   lines: readonly string[],
@@ -88,6 +91,7 @@ export function writeBlockFeatures(
   out: Float64Array,
   row: number,
   prior: TokenPrior = EMPTY_PRIOR,
+  tokenNeed?: ArrayLike<number>,
 ): void {
   const ctx = contextTokens(context);
   const n = lines.length;
@@ -172,5 +176,8 @@ export function writeBlockFeatures(
     out[f++] = known === 0 ? 0 : 1 - priorNone;
     out[f++] = logShare(known, 20);
     out[f++] = logShare(distinct.size - known, 20);
+    // log-odds clamped to ±6 (where lines with tokens lie; a line without one, at −20, is has_reference_token's
+    // to tell) and mapped into [0, 1]; 0.5 without
+    out[f++] = tokenNeed === undefined ? 0.5 : (Math.min(6, Math.max(-6, tokenNeed[i]!)) + 6) / 12;
   }
 }

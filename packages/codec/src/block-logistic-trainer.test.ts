@@ -4,6 +4,7 @@ import { BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES, writeBlockFeatures } from './
 import { type LabelledBlock, trainBlockLogistic } from './block-logistic-trainer.js';
 import { LogisticKeepModel } from './logistic-keep-model.js';
 import { removedAtRecall, rocAuc } from './removal-curve.js';
+import { TOKEN_FEATURE_NAMES } from './token-need.js';
 
 /** Generated tool outputs: timing lines nobody needs, and one line naming the task's module, needed. */
 function blocks(count: number): LabelledBlock[] {
@@ -25,7 +26,7 @@ function blocks(count: number): LabelledBlock[] {
 describe('trainBlockLogistic', () => {
   it('learns the needed lines, held out by group, and the weights load as a block keep model', async () => {
     const result = trainBlockLogistic(blocks(30));
-    expect(result.weights.version).toBe(3);
+    expect(result.weights.version).toBe(4);
     expect(result.heldOut.rocAuc).toBeGreaterThan(0.95);
     expect(result.heldOut.removedAt99).toBeGreaterThan(0.5);
     const model = new LogisticKeepModel(result.weights);
@@ -45,12 +46,13 @@ describe('cost term', () => {
     const weights = Array.from({ length: BLOCK_FEATURE_COUNT }, (_, i) => (i === 0 ? 0.5 : 0));
     const model = new LogisticKeepModel({
       format: 'distil-logistic-keep-model',
-      version: 3,
+      version: 4,
       features: [...BLOCK_FEATURE_NAMES],
       weights,
       costExponent: 1,
       costReference: 10,
       tokenPrior: { buckets: 8, baseRate: 0.5, smoothing: 2, counts: '' },
+      tokenModel: { features: [...TOKEN_FEATURE_NAMES], weights: TOKEN_FEATURE_NAMES.map(() => 0) },
     });
     const [short, reference, long] = await model.scoreLines(
       ['a'.repeat(4), 'b'.repeat(40), 'c'.repeat(400)],
@@ -71,11 +73,23 @@ describe('cost term', () => {
 describe('block features', () => {
   it('are finite and in [0, 1] for any block and context', () => {
     fc.assert(
-      fc.property(fc.array(fc.string(), { minLength: 1, maxLength: 20 }), fc.string(), (lines, task) => {
-        const out = new Float64Array(lines.length * BLOCK_FEATURE_COUNT);
-        writeBlockFeatures(lines, { task }, out, 0);
-        return out.every((v) => Number.isFinite(v) && v >= 0 && v <= 1);
-      }),
+      fc.property(
+        fc.array(fc.string(), { minLength: 1, maxLength: 20 }),
+        fc.string(),
+        fc.double({ noNaN: true }),
+        (lines, task, need) => {
+          const out = new Float64Array(lines.length * BLOCK_FEATURE_COUNT);
+          writeBlockFeatures(
+            lines,
+            { task },
+            out,
+            0,
+            undefined,
+            lines.map(() => need),
+          );
+          return out.every((v) => Number.isFinite(v) && v >= 0 && v <= 1);
+        },
+      ),
     );
   });
 });

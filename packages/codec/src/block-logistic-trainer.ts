@@ -5,6 +5,14 @@ import { approximateTokens, LogisticKeepModel } from './logistic-keep-model.js';
 import type { BlockLogisticWeights, HeldOutFigures } from './logistic-weights.js';
 import { fitLogisticNewton } from './newton-logistic.js';
 import { removedAtRecall, rocAuc } from './removal-curve.js';
+import {
+  blockTokens,
+  fitTokenNeed,
+  lineNeedOdds,
+  TOKEN_FEATURE_NAMES,
+  type TokenTrainingBlock,
+  writtenFromLabels,
+} from './token-need.js';
 import { PRIOR_BUCKETS, TokenPriorCounts } from './token-prior.js';
 
 /** One tool output with its lines labelled needed (1) or not, and the context known before it was read. */
@@ -14,6 +22,11 @@ export interface LabelledBlock {
   readonly context?: KeepContext;
   /** What the held-out split keeps together (a session with its subagents): never split across folds. */
   readonly group: string;
+  /**
+   * The reference tokens the agent wrote after reading the block, when known (recorded sessions): what the
+   * token need model learns from. Without it, the tokens are inferred from the line labels.
+   */
+  readonly writtenAfter?: ReadonlySet<string>;
 }
 
 /** Knobs of {@link trainBlockLogistic}. */
@@ -56,9 +69,10 @@ export const foldOf = (group: string, folds: number): number =>
   createHash('sha256').update(group).digest()[0]! % folds;
 
 /**
- * Fits the block model on `blocks`: the token prior counted over them, every line's block features with
- * the prior of the other groups (so a token only its own session has is unseen, as it is in a new
- * session), then Newton's method with L2. Deterministic.
+ * Fits the block model on `blocks`: the token prior counted over them; the token need model on every
+ * block's tokens, each read with the prior of the other groups (so a token only its own session has is
+ * unseen, as it is in a new session); then every line's block features, the token need among them, and
+ * Newton's method with L2. Deterministic.
  */
 export function fitBlockLogistic(
   blocks: readonly LabelledBlock[],
@@ -75,13 +89,22 @@ export function fitBlockLogistic(
   const x = new Float64Array(rows * dims);
   const y = new Uint8Array(rows);
   const priors = new Map<string, ReturnType<TokenPriorCounts['prior']>>();
-  let r = 0;
-  for (const block of blocks) {
+  const tokenBlocks: TokenTrainingBlock[] = blocks.map((block) => {
     const prior = priors.get(block.group) ?? counts.prior(block.group);
     priors.set(block.group, prior);
-    writeBlockFeatures(block.lines, block.context, x, r, prior);
+    const written = block.writtenAfter;
+    return {
+      tokens: blockTokens(block.lines, block.context, prior),
+      written: written ? (t) => written.has(t) : writtenFromLabels(block.lines, block.needed),
+    };
+  });
+  const tokenWeights = fitTokenNeed(tokenBlocks);
+  let r = 0;
+  blocks.forEach((block, b) => {
+    const need = lineNeedOdds(tokenBlocks[b]!.tokens, tokenWeights);
+    writeBlockFeatures(block.lines, block.context, x, r, priors.get(block.group), need);
     for (let i = 0; i < block.lines.length; i++, r++) y[r] = block.needed[i] ? 1 : 0;
-  }
+  });
   const { weights } = fitLogisticNewton(x, y, dims, { l2: options.l2 });
   // the cost term leaves a long line's score as fitted and raises shorter ones: the pipeline's threshold
   // then folds the long lines it folded before, and keeps more of the short lines that cost little
@@ -89,12 +112,13 @@ export function fitBlockLogistic(
   const costReference = lengths[Math.floor(0.9 * (lengths.length - 1))]!;
   return {
     format: 'distil-logistic-keep-model',
-    version: 3,
+    version: 4,
     features: [...BLOCK_FEATURE_NAMES],
     weights: Array.from(weights),
     costExponent: options.costExponent,
     costReference,
     tokenPrior: counts.serialise(),
+    tokenModel: { features: [...TOKEN_FEATURE_NAMES], weights: Array.from(tokenWeights) },
   };
 }
 

@@ -66,6 +66,17 @@ export { REFERENCE_TOKEN, referenceTokens } from './reference-tokens.js';
 export { removedAtRecall, rocAuc } from './removal-curve.js';
 export { SALIENCE_RULES, SalienceKeepModel, salienceOf } from './salience-keep-model.js';
 export {
+  type BlockTokens,
+  blockTokens,
+  fitTokenNeed,
+  lineNeedOdds,
+  TOKEN_FEATURE_COUNT,
+  TOKEN_FEATURE_NAMES,
+  type TokenTrainingBlock,
+  tokenNeeds,
+  writtenFromLabels,
+} from './token-need.js';
+export {
   EMPTY_PRIOR,
   PRIOR_BUCKETS,
   readPrior,

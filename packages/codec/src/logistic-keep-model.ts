@@ -3,6 +3,7 @@ import { type ContentKind, DECISION_MARKER, type KeepContext, type KeepModel } f
 import { BLOCK_FEATURE_COUNT, writeBlockFeatures } from './block-features.js';
 import { FEATURE_COUNT, writeFeatures } from './line-features.js';
 import { type LogisticWeights, readLogisticWeights, SHIPPED_LOGISTIC_WEIGHTS } from './logistic-weights.js';
+import { blockTokens, lineNeedOdds } from './token-need.js';
 import { readPrior, type TokenPrior } from './token-prior.js';
 
 /** σ(z), written to stay finite for large |z|. */
@@ -21,8 +22,9 @@ export const approximateTokens = (line: string): number => Math.max(1, line.leng
 /**
  * Logistic regression (spec: "Logistic keep-model — built-in, zero-dep"). Pure TypeScript; weights come
  * from a JSON file written by `distil train`, by default the one shipped in this package. Version 1
- * weights score each line by its nine line features alone; version 3 weights (the shipped ones) also read
- * the line's block, the trusted context and a hashed token prior (block-features.ts), so such a model
+ * weights score each line by its nine line features alone; version 4 weights (the shipped ones) also read
+ * the line's block, the trusted context, a hashed token prior and the token need model (block-features.ts,
+ * token-need.ts), so such a model
  * scores whole blocks (`wholeBlock`), and rank a line by need per token (`costExponent`). A line
  * containing `DECISION:` scores 1 whatever the weights say.
  */
@@ -33,19 +35,27 @@ export class LogisticKeepModel implements KeepModel {
   private readonly w: Float64Array;
   private readonly features = new Float64Array(FEATURE_COUNT);
   private readonly prior: TokenPrior | undefined;
+  private readonly tokenWeights: Float64Array | undefined;
   private readonly costExponent: number;
   private readonly costReference: number;
 
   constructor(readonly weights: LogisticWeights) {
     this.w = Float64Array.from(weights.weights);
-    this.wholeBlock = weights.version === 3;
-    this.prior = weights.version === 3 ? readPrior(weights.tokenPrior) : undefined;
-    this.costExponent = weights.version === 3 ? weights.costExponent : 0;
-    this.costReference = weights.version === 3 ? weights.costReference : 1;
-    const identity =
-      weights.version === 3
-        ? JSON.stringify([weights.weights, weights.costExponent, weights.costReference, weights.tokenPrior])
-        : JSON.stringify(weights.weights);
+    const block = weights.version === 4 ? weights : undefined;
+    this.wholeBlock = block !== undefined;
+    this.prior = block ? readPrior(block.tokenPrior) : undefined;
+    this.tokenWeights = block ? Float64Array.from(block.tokenModel.weights) : undefined;
+    this.costExponent = block?.costExponent ?? 0;
+    this.costReference = block?.costReference ?? 1;
+    const identity = block
+      ? JSON.stringify([
+          block.weights,
+          block.costExponent,
+          block.costReference,
+          block.tokenPrior,
+          block.tokenModel.weights,
+        ])
+      : JSON.stringify(weights.weights);
     const digest = createHash('sha256').update(identity).digest('hex');
     this.id = `logistic:${digest.slice(0, 12)}`;
   }
@@ -88,7 +98,8 @@ export class LogisticKeepModel implements KeepModel {
 
   private scoreBlock(lines: readonly string[], context: KeepContext | undefined): Float32Array {
     const x = new Float64Array(lines.length * BLOCK_FEATURE_COUNT);
-    writeBlockFeatures(lines, context, x, 0, this.prior);
+    const need = lineNeedOdds(blockTokens(lines, context, this.prior), this.tokenWeights!);
+    writeBlockFeatures(lines, context, x, 0, this.prior, need);
     const w = this.w;
     const scores = new Float32Array(lines.length);
     for (let i = 0; i < lines.length; i++) {

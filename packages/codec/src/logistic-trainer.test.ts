@@ -100,9 +100,9 @@ describe('logistic weights files', () => {
 
   it('ship inside the package and load by default', async () => {
     const shipped = readLogisticWeights();
-    expect(shipped.version).toBe(3);
+    expect(shipped.version).toBe(4);
     expect(shipped.weights).toHaveLength(BLOCK_FEATURE_COUNT);
-    expect(shipped.version === 3 && shipped.provenance?.heldOut.folds).toBe(5);
+    expect(shipped.version === 4 && shipped.provenance?.heldOut.folds).toBe(5);
     expect(SHIPPED_LOGISTIC_WEIGHTS).toMatch(/codec[/\\]weights[/\\]logistic\.json$/);
     const model = LogisticKeepModel.load();
     expect(model.wholeBlock).toBe(true);

@@ -4,6 +4,7 @@ import { parseOrThrow, ValidationError } from '@distil/contract';
 import { z } from 'zod';
 import { BLOCK_FEATURE_COUNT, BLOCK_FEATURE_NAMES } from './block-features.js';
 import { FEATURE_COUNT, FEATURE_NAMES } from './line-features.js';
+import { TOKEN_FEATURE_COUNT, TOKEN_FEATURE_NAMES } from './token-need.js';
 
 /**
  * The weights file shipped inside this package: the block model, trained on recorded agent sessions by
@@ -119,7 +120,7 @@ export type StoredTokenPrior = z.infer<typeof StoredTokenPrior>;
 export const BlockLogisticWeights = z
   .object({
     format: z.literal('distil-logistic-keep-model'),
-    version: z.literal(3),
+    version: z.literal(4),
     features: z
       .array(z.string())
       .refine(
@@ -134,12 +135,31 @@ export const BlockLogisticWeights = z
     /** Tokens of the line the cost term leaves unchanged: the 90th percentile of the training lines. */
     costReference: z.number().positive(),
     tokenPrior: StoredTokenPrior,
+    /** The token need model (token-need.ts): one weight per token feature, in TOKEN_FEATURE_NAMES order. */
+    tokenModel: z
+      .object({
+        features: z
+          .array(z.string())
+          .refine(
+            (names) =>
+              names.length === TOKEN_FEATURE_COUNT &&
+              names.every((name, i) => name === TOKEN_FEATURE_NAMES[i]),
+            `expected the token features ${JSON.stringify(TOKEN_FEATURE_NAMES)} in this order`,
+          ),
+        weights: z
+          .array(z.number().finite())
+          .length(TOKEN_FEATURE_COUNT, `expected ${TOKEN_FEATURE_COUNT} token weights`),
+      })
+      .strict(),
     provenance: WeightsProvenance.optional(),
   })
   .strict();
 export type BlockLogisticWeights = z.infer<typeof BlockLogisticWeights>;
 
-/** Either weights file: version 1 scores a line alone, version 3 a line in its block and context. */
+/**
+ * Either weights file: version 1 scores a line alone, version 4 a line in its block and context (version 3,
+ * never released, had no token need model).
+ */
 export const LogisticWeights = z.discriminatedUnion('version', [LineLogisticWeights, BlockLogisticWeights]);
 export type LogisticWeights = z.infer<typeof LogisticWeights>;
 

@@ -16,6 +16,7 @@ export { cacheableTokens, type OpenAIInputUsage, OpenAIPromptCache } from './bil
 export { type RenderedPrompt, responsesPrompt, sectionAt } from './billing/openai-prompt.js';
 export { ClientProfile, loadProfile, profileFromRequest, shippedProfile } from './profiles/client-profile.js';
 export { type LabelledOutput, labelledOutputs } from './replay/labelled-outputs.js';
+export { normalisedLine } from './replay/needed-lines.js';
 export { referenceTokens, sharesToken } from './replay/reference-tokens.js';
 export { replayModel } from './replay/replay-model.js';
 export {

@@ -30,7 +30,10 @@ describe('evaluateSessionBlocks', () => {
   const docs = Array.from({ length: 6 }, (_, g) => listing(`s${g}`, (g * 7) % 30));
 
   it('gives an oracle the ceiling and a constant model nothing at 99% recall', async () => {
-    const constant: KeepModel = { id: 'c', scoreLines: async (lines) => new Float32Array(lines.length).fill(0.5) };
+    const constant: KeepModel = {
+      id: 'c',
+      scoreLines: async (lines) => new Float32Array(lines.length).fill(0.5),
+    };
     const [best, flat] = await evaluateSessionBlocks(
       [
         { name: 'oracle', model: oracle(docs) },

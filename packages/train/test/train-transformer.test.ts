@@ -140,7 +140,11 @@ describe('trainTransformer on a tiny corpus', () => {
     }
     const metrics = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8')) as TrainTransformerReport;
     expect(metrics.evaluation.map((r) => `${r.model}/${r.labels}`)).toEqual(
-      expect.arrayContaining(['salience/salience', 'logistic/decision', 'transformer/decision']),
+      expect.arrayContaining([
+        'salience/salience',
+        'logistic (lines, salience-distilled)/decision',
+        'transformer/decision',
+      ]),
     );
     expect(logged.some((l) => l.startsWith('model ') && l.includes('F1'))).toBe(true);
     expect(logged.at(-1)).toMatch(/^Load with: TransformerKeepModel\.fromPretrained\(/);

@@ -59,6 +59,7 @@ export async function runSessionTrain(options: {
         needed: o.needed,
         group,
         context: { task: o.task, input: o.input, recent: [o.earlier] },
+        writtenAfter: o.writtenAfter,
       });
     }
   }

@@ -21,6 +21,11 @@ export interface LabelledOutput {
   readonly input: string;
   /** … and everything the agent wrote before it read the output (replies and tool inputs). */
   readonly earlier: string;
+  /**
+   * The reference tokens of every reply written after the output was read: what the label looks for
+   * (known only after the fact; for measuring what a keep model could know, never as a feature).
+   */
+  readonly writtenAfter: ReadonlySet<string>;
 }
 
 /**
@@ -52,6 +57,7 @@ export function labelledOutputs(session: RecordedSession): LabelledOutput[] {
       task,
       input: inputs.get(result.id) ?? '',
       earlier: written.slice(0, session.calls[k]!.end).join('\n'),
+      writtenAfter: later[k]!,
     });
   }
   return out;
