@@ -188,8 +188,13 @@ function offsetsOf(protect: Uint8Array): (text: string) => (offset: number) => b
   };
 }
 
-/** A test for "this offset is on a protected line" (lines end at `\r\n`, `\r` or `\n`). */
+/**
+ * A test for "this offset is on a protected line" (lines end at `\r\n`, `\r` or `\n`). The transforms ask
+ * in text order, so the line of the last answer is tried first, then the next one, before a binary search.
+ */
 export function protectedOffsets(text: string, protect: Uint8Array): (offset: number) => boolean {
+  // with no protected line at all, no line starts are needed
+  if (protect.indexOf(1) < 0) return () => false;
   const starts: number[] = [0];
   // Line ends found by the native search rather than a loop over every character: the next `\n` and
   // the next `\r`, whichever comes first (a `\r` before a `\n` ends no line of its own).
@@ -204,15 +209,24 @@ export function protectedOffsets(text: string, protect: Uint8Array): (offset: nu
       cr = text.indexOf('\r', cr + 1);
     }
   }
+  const last = starts.length - 1;
+  // the line of the previous answer
+  let line = 0;
   return (offset) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
+    if (offset < starts[line]! || (line < last && offset >= starts[line + 1]!)) {
+      if (line + 1 < last && offset >= starts[line + 1]! && offset < starts[line + 2]!) line++;
+      else {
+        let lo = 0;
+        let hi = last;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (starts[mid]! <= offset) lo = mid;
+          else hi = mid - 1;
+        }
+        line = lo;
+      }
     }
-    return protect[lo] === 1;
+    return protect[line] === 1;
   };
 }
 

@@ -11,11 +11,14 @@
  * {@link restoreVolatile} simply replaces every `#` with the next field; when nothing volatile is found the
  * text is returned as it is with no fields (and then `#` marks are left alone).
  *
- * Detection is one regular expression over the whole text, leftmost match first. Times, UUIDs, hex ids and
+ * Detection is one regular expression over the whole text, leftmost match first (for the maskable values,
+ * a hand-written pass that finds the same matches, see volatile-fields-scan.ts). Times, UUIDs, hex ids and
  * numbers use exactly the spans a `\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d…|\b\d\d:\d\d:\d\d…|UUID|\b[0-9a-f]{16,}\b|
  * \b\d{5,}\b` masker would replace, so masked lines compare equal; a syslog stamp `Jan  2 03:04:05` lifts
  * only its time.
  */
+
+import { scanMaskable } from './volatile-fields-scan.js';
 
 /** Result of {@link extractVolatile}. */
 export interface VolatileExtraction {
@@ -66,10 +69,14 @@ const VOLATILE = alternation('[0-9A-Za-z#]', [
   atDigit(TIME_FIELD_NUMBER),
   '#',
 ]);
-/** Only what a time/UUID/id/number masker also masks: every line stays recognisable under that mask. */
+/**
+ * Only what a time/UUID/id/number masker also masks: every line stays recognisable under that mask. The
+ * definition of what {@link scanMaskable} finds (which the default extraction runs instead); the property
+ * test compares the two.
+ */
 // Of its forms, only a UUID and a hex id start with a letter, and both at a word boundary: the guard
 // skips the letters inside words, which the plain `[0-9a-fA-F#]` let through to every alternative.
-const MASKABLE = alternation(String.raw`[0-9#]|\b[a-fA-F]`, [
+export const MASKABLE = alternation(String.raw`[0-9#]|\b[a-fA-F]`, [
   ISO_DATETIME,
   CLOCK_TIME,
   UUID,
@@ -89,21 +96,54 @@ export interface ExtractOptions {
 
 /** Lifts volatile values out of `text` (see the module comment for what counts). */
 export function extractVolatile(text: string, options: ExtractOptions = {}): VolatileExtraction {
+  const keepAt = options.keepAt;
+  if (options.tokensAndRequestIds === false) return extractMaskable(text, keepAt);
   const fields: string[] = [];
   let lifted = 0;
-  const pattern = options.tokensAndRequestIds === false ? MASKABLE : VOLATILE;
-  const keepAt = options.keepAt;
-  const stable = text.replace(pattern, (value: string, offset: number) => {
+  const stable = text.replace(VOLATILE, (value: string, offset: number) => {
     if (value !== '#' && keepAt?.(offset) === true) return value;
     fields.push(value);
     if (value !== '#') lifted++;
     return '#';
   });
   if (lifted === 0) return { stable: text, fields: [] };
-  // Each value is a slice of `text`, and a slice keeps its whole parent alive: copied out (by one join
-  // and split; no value holds a line end), the fields no longer pin a copy of a block that may be 64 MiB.
-  return { stable, fields: fields.join('\n').split('\n') };
+  return { stable, fields: detached(fields) };
 }
+
+/**
+ * {@link extractVolatile} for the maskable values only (the pipeline's default), by the one-pass scan of
+ * volatile-fields-scan.ts: on CI logs the pattern's replace was the lossless tier's largest single cost.
+ */
+function extractMaskable(
+  text: string,
+  keepAt: ((offset: number) => boolean) | undefined,
+): VolatileExtraction {
+  const fields: string[] = [];
+  // joined once at the end, not grown by `+=`: see stripStyling on ropes
+  const stable: string[] = [];
+  // text before `from` is in `stable` already
+  let from = 0;
+  scanMaskable(text, (start, end) => {
+    // a `#` of the text stays as it is and is listed as itself
+    if (end === start + 1 && text.charCodeAt(start) === 35) {
+      fields.push('#');
+      return;
+    }
+    if (keepAt?.(start) === true) return;
+    fields.push(text.slice(start, end));
+    stable.push(text.slice(from, start), '#');
+    from = end;
+  });
+  if (from === 0) return { stable: text, fields: [] };
+  stable.push(text.slice(from));
+  return { stable: stable.join(''), fields: detached(fields) };
+}
+
+/**
+ * Each value is a slice of the text, and a slice keeps its whole parent alive: copied out (by one join
+ * and split; no value holds a line end), the fields no longer pin a copy of a block that may be 64 MiB.
+ */
+const detached = (fields: readonly string[]): string[] => fields.join('\n').split('\n');
 
 /** Exact inverse of {@link extractVolatile}: puts `fields` back at the `#` marks of `stable`, in order. */
 export function restoreVolatile(stable: string, fields: readonly string[]): string {
