@@ -73,22 +73,34 @@ export function digitBlind(word: number): number {
 
 /**
  * Are the `len` code units at byte `aAt` of `a` and at byte `bAt` of `b` equal once every ASCII digit
- * is read as `0`? Reads little-endian words, so only for a little-endian platform (elsewhere the units'
- * bytes would come swapped): see {@link sameByUnit}. The byte order is a literal because V8 compiles
- * `getInt32` to a plain load only for a constant one.
+ * is read as `0`? Four units are compared at once as a float64: equal floats have equal bits, but for
+ * +0 and -0 (and NaNs are never equal), so only a pair of floats that differs, or is zero, is looked at
+ * again as two words, digit-blind. Reads little-endian, so only for a little-endian platform (elsewhere
+ * the units' bytes would come swapped): see {@link sameByUnit}. The byte order is a literal because V8
+ * compiles a DataView read to a plain load only for a constant one.
  */
 export function sameDigitBlind(a: DataView, aAt: number, b: DataView, bAt: number, len: number): boolean {
-  const pairsEnd = (len >>> 1) * 4;
+  const quadsEnd = (len >>> 2) * 8;
   let k = 0;
-  for (; k < pairsEnd; k += 4) {
-    const x = a.getInt32(aAt + k, true);
-    const y = b.getInt32(bAt + k, true);
-    if (x !== y && digitBlind(x) !== digitBlind(y)) return false;
+  for (; k < quadsEnd; k += 8) {
+    const x = a.getFloat64(aAt + k, true);
+    if (x === b.getFloat64(bAt + k, true) && x !== 0) continue;
+    if (!sameWord(a.getInt32(aAt + k, true), b.getInt32(bAt + k, true))) return false;
+    if (!sameWord(a.getInt32(aAt + k + 4, true), b.getInt32(bAt + k + 4, true))) return false;
+  }
+  if ((len & 2) !== 0) {
+    if (!sameWord(a.getInt32(aAt + k, true), b.getInt32(bAt + k, true))) return false;
+    k += 4;
   }
   if ((len & 1) === 0) return true;
   const x = a.getUint16(aAt + k, true);
   const y = b.getUint16(bAt + k, true);
   return ((x - 48) >>> 0 < 10 ? 48 : x) === ((y - 48) >>> 0 < 10 ? 48 : y);
+}
+
+/** Are two words of two code units each equal once digits read as `0`? */
+function sameWord(x: number, y: number): boolean {
+  return x === y || digitBlind(x) === digitBlind(y);
 }
 
 /** {@link sameDigitBlind} one code unit at a time, on the arrays themselves (any byte order). */
