@@ -16,11 +16,12 @@ import { LITTLE_ENDIAN } from './mask-tables.js';
  * saves the hash. (Rewriting the letters of masked words as well would catch hex ids too, but the extra
  * pass it needs cost more than the scans it saved.)
  *
- * Every line passes through the compare, so it reads two code units at a time ({@link sameDigitBlind}):
- * the stored copy is the first line's own text, and most pairs of units are equal as they stand (a
- * repeated line differs from the first only in some digits), so one 32-bit compare settles them and only
- * the pairs that differ are read digit-blind. A line may start at an odd unit, so the words are read
- * through a DataView, which takes any byte offset.
+ * Every line passes through the compare, so it reads four code units at a time ({@link sameDigitBlind}):
+ * the stored copy is the first line's own text, and most stretches of a line equal it as they stand (a
+ * repeated line differs from the first only in some digits, and keeps many of those: dates, process ids),
+ * so one float64 compare settles them and only the stretches that differ are read digit-blind. (A copy
+ * stored digit-blind was slower: every stretch with a digit other than `0` then needs the second look.)
+ * A line may start at an odd unit, so units are read through a DataView, which takes any byte offset.
  */
 
 /** Lines longer than this are not memoised (they rarely repeat, and a copy would cost their size). */
@@ -39,6 +40,11 @@ const FIRST_STORE_UNITS = 1 << 15;
  */
 const KEEP_STORE_UNITS = 1 << 20;
 let spareStore: Uint16Array | null = null;
+/**
+ * The guess table is handed on too, without clearing it: a guess is only ever a hint, confirmed by the
+ * compare, so one left by an earlier memo costs at most a failed compare (see {@link LineMemo.find}).
+ */
+let spareGuesses: Int32Array | null = null;
 
 /** A cheap fingerprint of a non-empty line: its length and five digit-normalised code units. */
 function lineCue(t: Uint16Array, from: number, len: number): number {
@@ -179,8 +185,11 @@ export class LineMemo {
   private readonly offsets: number[] = [];
   private readonly lengths: number[] = [];
   private readonly ids: number[] = [];
-  /** Per cue ({@link lineCue}): entry + 1 of the last line with that cue (0 = none). */
-  private readonly guesses = new Int32Array(1 << CUE_BITS);
+  /**
+   * Per cue ({@link lineCue}): entry + 1 of the last line with that cue (0 = none); may hold an earlier
+   * memo's entries, so an entry past the last is no guess.
+   */
+  private guesses: Int32Array;
   /** The array lines were last read from, and a view of it. */
   private lineUnits: Uint16Array | null = null;
   private lineView: DataView = viewOf(new Uint16Array(0));
@@ -194,13 +203,17 @@ export class LineMemo {
     this.store = spareStore ?? new Uint16Array(FIRST_STORE_UNITS);
     spareStore = null;
     this.storeView = viewOf(this.store);
+    this.guesses = spareGuesses ?? new Int32Array(1 << CUE_BITS);
+    spareGuesses = null;
   }
 
   /** Hands the store on to the next memo (this one must not be used after). */
   release(): void {
     if (this.store.length <= KEEP_STORE_UNITS) spareStore = this.store;
+    spareGuesses = this.guesses;
     this.store = new Uint16Array(0);
     this.storeView = viewOf(this.store);
+    this.guesses = new Int32Array(0);
     this.storeEnd = 0;
   }
 
@@ -221,7 +234,12 @@ export class LineMemo {
     // and five code units spread over it), confirmed by the compare a hashed lookup needs as well.
     const cue = len === 0 ? 0 : lineCue(t, from, len);
     const guess = this.guesses[cue]! - 1;
-    if (guess >= 0 && this.lengths[guess] === len && this.sameAs(guess, t, view, from, len))
+    if (
+      guess >= 0 &&
+      guess < this.ids.length &&
+      this.lengths[guess] === len &&
+      this.sameAs(guess, t, view, from, len)
+    )
       return this.ids[guess]!;
     this.missCue = cue;
     const h = LITTLE_ENDIAN ? digitBlindHash(view, from * 2, len) : hashByUnit(t, from, len);
