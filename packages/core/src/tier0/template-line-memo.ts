@@ -1,5 +1,5 @@
 import { doubledSlots } from './hash-slots.js';
-import { LITTLE_ENDIAN } from './mask-tables.js';
+import { digitBlind, LITTLE_ENDIAN } from './mask-tables.js';
 
 /**
  * Memo of template mining's first stage by line: a line's skeleton depends on its digits only through
@@ -62,19 +62,6 @@ function lineCue(t: Uint16Array, from: number, len: number): number {
     Math.imul((s - 48) >>> 0 < 10 ? 48 : s, 0x165667b1) ^
     Math.imul((u - 48) >>> 0 < 10 ? 48 : u, 0x61c88647);
   return (h ^ (h >>> 15)) >>> (32 - CUE_BITS);
-}
-
-/**
- * Two UTF-16 code units packed in a 32-bit word, each ASCII digit replaced by `0` (0x30), without a branch
- * (SIMD within a register): with each unit's top bit forced on, subtracting 0x30 and 0x3a per unit cannot
- * borrow across units, and leaves the top bit set where the unit is at least 0x30, resp. 0x3a. A unit
- * whose own top bit is set is no digit.
- */
-export function digitBlind(word: number): number {
-  const high = word | 0x80008000;
-  const digits = (high - 0x00300030) & ~(high - 0x003a003a) & ~word & 0x80008000;
-  const units = Math.imul(digits >>> 15, 0xffff);
-  return (word & ~units) | (0x00300030 & units);
 }
 
 /**
