@@ -72,7 +72,7 @@ const guessed = new Int32Array(1 << GUESS_BITS);
  */
 const arenaView = new DataView(arena.buffer);
 let viewedUnits: Uint16Array | null = null;
-let unitsView = new DataView(new ArrayBuffer(0));
+let unitsView: DataView = new DataView(new ArrayBuffer(0));
 
 /** Does the shape stored at `offset` equal `t[start, start + len)` read with digits as `0`? */
 function sameShape(t: Uint16Array, start: number, len: number, offset: number): boolean {
