@@ -204,6 +204,19 @@ export function isListedCodes(
   return end - start <= 10 && list.has(packCodes(t, start, end));
 }
 
+/**
+ * Two UTF-16 code units packed in a 32-bit word, each ASCII digit replaced by `0` (0x30), without a branch
+ * (SIMD within a register): with each unit's top bit forced on, subtracting 0x30 and 0x3a per unit cannot
+ * borrow across units, and leaves the top bit set where the unit is at least 0x30, resp. 0x3a. A unit
+ * whose own top bit is set is no digit.
+ */
+export function digitBlind(word: number): number {
+  const high = word | 0x80008000;
+  const digits = (high - 0x00300030) & ~(high - 0x003a003a) & ~word & 0x80008000;
+  const units = Math.imul(digits >>> 15, 0xffff);
+  return (word & ~units) | (0x00300030 & units);
+}
+
 /** Does this platform store typed arrays little-endian (as Node's utf16le encoding reads and writes)? */
 export const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 

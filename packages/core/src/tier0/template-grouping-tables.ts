@@ -6,9 +6,10 @@
  */
 
 import { doubledSlots } from './hash-slots.js';
-import { codesToString, MASK } from './mask-tables.js';
+import { MASK } from './mask-tables.js';
 import { printableTemplate } from './template-mask.js';
-import { type TokenTraits, traitsOf } from './template-merge-rules.js';
+import type { TokenTraits } from './template-merge-rules.js';
+import { tokenTraits } from './template-token-cache.js';
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
@@ -89,11 +90,10 @@ export class TokenTable {
       this.store = grown;
     }
     for (let k = 0; k < len; k++) this.store[this.storeEnd + k] = units[from + k]!;
-    const text = codesToString(units.subarray(from, to), len);
     this.offsets.push(this.storeEnd);
     this.lengths.push(len);
     this.storeEnd += len;
-    this.traits.push(traitsOf(text));
+    this.traits.push(tokenTraits(units, from, len, h));
     this.slots[slot] = id + 1;
     this.hashes[slot] = h;
     if (this.traits.length * 2 > this.slots.length) this.grow();

@@ -46,6 +46,7 @@ export const MAX_MINED_LINE = 64 * 1024;
 function mineLines(lines: readonly string[]): MinedTemplates {
   const interner = new SkeletonInterner(lines.length);
   maskLines(lines, interner);
+  interner.release();
   const { groupOf, templates } = groupSkeletons(interner.tokens, interner.skeletons, interner.counts);
   const skeletonOfLine = interner.idOfLine;
   const clusterOf = new Int32Array(lines.length);
@@ -90,6 +91,11 @@ class SkeletonInterner implements SkeletonSink {
 
   constructor(lineCount: number) {
     this.idOfLine = new Int32Array(lineCount);
+  }
+
+  /** Lets the next miner reuse the line memo's store; called once every line is taken. */
+  release(): void {
+    this.memo.release();
   }
 
   recall(t: Uint16Array, from: number, to: number): boolean {

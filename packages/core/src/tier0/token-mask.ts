@@ -6,6 +6,7 @@
 import {
   classOf,
   codesToString,
+  digitBlind,
   F_DIGIT,
   F_DOT,
   F_EQUALS,
@@ -19,6 +20,7 @@ import {
   isWord,
   JOINER,
   LETTER,
+  LITTLE_ENDIAN,
   MASK,
   mayBeListed,
   OTHER,
@@ -64,11 +66,57 @@ let arenaEnd = 1; // offset 0 marks an empty slot
 const GUESS_BITS = 12;
 const guessed = new Int32Array(1 << GUESS_BITS);
 
+/**
+ * Views of the arena and of the array tokens were last read from, so that shapes are compared two code
+ * units at a time ({@link sameAsShape}).
+ */
+const arenaView = new DataView(arena.buffer);
+let viewedUnits: Uint16Array | null = null;
+let unitsView: DataView = new DataView(new ArrayBuffer(0));
+
 /** Does the shape stored at `offset` equal `t[start, start + len)` read with digits as `0`? */
 function sameShape(t: Uint16Array, start: number, len: number, offset: number): boolean {
+  if (!LITTLE_ENDIAN) return sameShapeByUnit(t, start, len, arena, offset);
+  if (t !== viewedUnits) {
+    viewedUnits = t;
+    unitsView = new DataView(t.buffer, t.byteOffset, t.byteLength);
+  }
+  return sameAsShape(unitsView, start * 2, arenaView, offset * 2, len);
+}
+
+/**
+ * Are the `len` code units at byte `from` of `units`, read with digits as `0`, the shape at byte `at` of
+ * `shapes`? Two units a step, each word made digit-blind at once ({@link digitBlind}); little-endian reads
+ * (with a literal byte order, which V8 compiles to a plain load), so only for a little-endian platform.
+ */
+export function sameAsShape(
+  units: DataView,
+  from: number,
+  shapes: DataView,
+  at: number,
+  len: number,
+): boolean {
+  const pairsEnd = (len >>> 1) * 4;
+  let k = 0;
+  for (; k < pairsEnd; k += 4) {
+    if (digitBlind(units.getInt32(from + k, true)) !== shapes.getInt32(at + k, true)) return false;
+  }
+  if ((len & 1) === 0) return true;
+  const c = units.getUint16(from + k, true);
+  return ((c - 48) >>> 0 < 10 ? 48 : c) === shapes.getUint16(at + k, true);
+}
+
+/** {@link sameAsShape} one code unit at a time, on the arrays themselves (any byte order). */
+export function sameShapeByUnit(
+  t: Uint16Array,
+  start: number,
+  len: number,
+  shapes: Uint16Array,
+  offset: number,
+): boolean {
   for (let k = 0; k < len; k++) {
     const c = t[start + k]!;
-    if (((c - 48) >>> 0 < 10 ? 48 : c) !== arena[offset + k]) return false;
+    if (((c - 48) >>> 0 < 10 ? 48 : c) !== shapes[offset + k]) return false;
   }
   return true;
 }
