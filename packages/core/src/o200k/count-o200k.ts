@@ -1,0 +1,78 @@
+import { bytePairCount } from './byte-pair-count.js';
+import { O200K_SPLIT_PATTERN } from './split-pattern.js';
+import { rankOf, type TokenTable } from './token-table.js';
+
+/**
+ * o200k_base tokens in `text`, counted with `table`: tiktoken's `encode_ordinary` (special-token strings
+ * are plain text). The text is cut into pieces by the o200k pattern; each piece's UTF-8 is one token when
+ * the table has it whole, else as many as byte-pair merging leaves.
+ *
+ * Written here rather than taken from gpt-tokenizer: the library keeps o200k in JavaScript Maps and arrays
+ * of strings, ~60 MB of heap in every thread that counts, and a Map cannot be shared between worker
+ * threads. The table here is ~4 MB of SharedArrayBuffer, built once per process and handed to workers.
+ * Its counts equal gpt-tokenizer's on any text without U+FEFF (property test); on that one character
+ * gpt-tokenizer decodes merged bytes with a BOM-stripping TextDecoder and splits tokens o200k has whole
+ * ("\uFEFF" alone: 2 there, 1 here and in tiktoken).
+ */
+export function countO200k(table: TokenTable, text: string): number {
+  let count = 0;
+  SPLIT.lastIndex = 0;
+  for (let match = SPLIT.exec(text); match !== null; match = SPLIT.exec(text))
+    count += countPiece(table, match[0]);
+  return count;
+}
+
+// One regex for the thread: counting is synchronous, and lastIndex is reset on every call.
+const SPLIT = new RegExp(O200K_SPLIT_PATTERN, 'gu');
+
+function countPiece(table: TokenTable, piece: string): number {
+  // Every byte is a token, and most pieces of a log are one ASCII character of punctuation.
+  if (piece.length === 1 && piece.charCodeAt(0) < 0x80) return 1;
+  const length = encodeUtf8(piece);
+  // A piece with a lone surrogate (a JavaScript string can hold one, UTF-8 cannot) is merged from its
+  // bytes, U+FFFD for the surrogate, as gpt-tokenizer does: it looks whole pieces up as strings.
+  if (wellFormed && rankOf(table, utf8, 0, length) >= 0) return 1;
+  return bytePairCount(table, utf8, length);
+}
+
+let utf8 = new Uint8Array(4096);
+/** Whether the last piece encoded had no lone surrogate. */
+let wellFormed = true;
+
+/** Writes `piece` as UTF-8 into `utf8` (a lone surrogate as U+FFFD, as TextEncoder does); returns its bytes. */
+function encodeUtf8(piece: string): number {
+  const units = piece.length;
+  // At most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
+  if (utf8.length < units * 3) utf8 = new Uint8Array(units * 3);
+  wellFormed = true;
+  let at = 0;
+  for (let i = 0; i < units; i++) {
+    const unit = piece.charCodeAt(i);
+    if (unit < 0x80) {
+      utf8[at++] = unit;
+    } else if (unit < 0x800) {
+      utf8[at++] = 0xc0 | (unit >> 6);
+      utf8[at++] = 0x80 | (unit & 0x3f);
+    } else if (unit < 0xd800 || unit > 0xdfff) {
+      utf8[at++] = 0xe0 | (unit >> 12);
+      utf8[at++] = 0x80 | ((unit >> 6) & 0x3f);
+      utf8[at++] = 0x80 | (unit & 0x3f);
+    } else {
+      const low = unit <= 0xdbff && i + 1 < units ? piece.charCodeAt(i + 1) : 0;
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        const point = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+        utf8[at++] = 0xf0 | (point >> 18);
+        utf8[at++] = 0x80 | ((point >> 12) & 0x3f);
+        utf8[at++] = 0x80 | ((point >> 6) & 0x3f);
+        utf8[at++] = 0x80 | (point & 0x3f);
+        i++;
+      } else {
+        wellFormed = false;
+        utf8[at++] = 0xef;
+        utf8[at++] = 0xbf;
+        utf8[at++] = 0xbd;
+      }
+    }
+  }
+  return at;
+}
