@@ -181,4 +181,12 @@ describe('the o200k counter', () => {
     expect(countTokens('\uFEFFhello')).toBe(2);
     expect(expected('\uFEFF')).toBe(2);
   });
+
+  it('counts a merged piece the same the second time, a byte-order mark before it or not', () => {
+    const word = 'qwzxvbnmkj';
+    const alone = countTokens(word);
+    expect(countTokens(`\uFEFF${word}`)).toBe(countTokens(`\uFEFF${word}`));
+    expect(countTokens(word)).toBe(alone);
+    expect(alone).toBe(expected(word));
+  });
 });
