@@ -5,7 +5,7 @@ import { countTokens } from '../tokens.js';
 import { O200K_SPLIT_PATTERN } from './split-pattern.js';
 
 // The counter's contract: gpt-tokenizer's o200k count (encode_ordinary) on any text. gpt-tokenizer is the
-// reference here and nowhere else; it loads its ~60 MB of tables in this test process only.
+// reference here and nowhere else; it loads its ~55 MB of tables in this test process only.
 const require = createRequire(import.meta.url);
 const reference = require('gpt-tokenizer/encoding/o200k_base') as {
   countTokens: (text: string, options: { disallowedSpecial: ReadonlySet<string> }) => number;

@@ -8,11 +8,13 @@ import { rankOf, type TokenTable } from './token-table.js';
  * the table has it whole, else as many as byte-pair merging leaves.
  *
  * Written here rather than taken from gpt-tokenizer: the library keeps o200k in JavaScript Maps and arrays
- * of strings, ~60 MB of heap in every thread that counts, and a Map cannot be shared between worker
+ * of strings, ~55 MB of RSS in every thread that counts, and a Map cannot be shared between worker
  * threads. The table here is ~4 MB of SharedArrayBuffer, built once per process and handed to workers.
- * Its counts equal gpt-tokenizer's on any text without U+FEFF (property test); on that one character
- * gpt-tokenizer decodes merged bytes with a BOM-stripping TextDecoder and splits tokens o200k has whole
- * ("\uFEFF" alone: 2 there, 1 here and in tiktoken).
+ * Its counts equal gpt-tokenizer's on any text without U+FEFF (property test), and tiktoken's on every
+ * tool output of the corpus. On U+FEFF gpt-tokenizer decodes merged bytes with a BOM-stripping
+ * TextDecoder and splits tokens o200k has whole ("\uFEFF" alone: 2 there, 1 here and in tiktoken); and
+ * JavaScript's `\s` takes U+FEFF where tiktoken's regex does not, so a piece next to one can still be cut
+ * as gpt-tokenizer cuts it, not as tiktoken does ("x\uFEFF//": 3 here, 2 in tiktoken).
  */
 export function countO200k(table: TokenTable, text: string): number {
   let count = 0;
@@ -51,7 +53,11 @@ const MERGED_KEY_UNITS = 64;
 const merged = new Map<string, number>();
 const DECODER = new TextDecoder('utf-8', { ignoreBOM: true });
 
+/** The last piece's UTF-8 (encodeUtf8): a buffer kept for the thread, or one of its own for a long piece. */
 let utf8 = new Uint8Array(4096);
+let kept = utf8;
+/** Up to this many bytes the buffer is kept; a longer piece's goes with it, not staying in every thread. */
+const KEPT_BYTES = 64 * 1024;
 /** Whether the last piece encoded had no lone surrogate. */
 let wellFormed = true;
 
@@ -59,7 +65,12 @@ let wellFormed = true;
 function encodeUtf8(piece: string): number {
   const units = piece.length;
   // At most 3 bytes per UTF-16 unit (a surrogate pair: 4 bytes for 2 units).
-  if (utf8.length < units * 3) utf8 = new Uint8Array(units * 3);
+  if (kept.length < units * 3) {
+    utf8 = new Uint8Array(units * 3);
+    if (utf8.length <= KEPT_BYTES) kept = utf8;
+  } else {
+    utf8 = kept;
+  }
   wellFormed = true;
   let at = 0;
   for (let i = 0; i < units; i++) {
