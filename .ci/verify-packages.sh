@@ -54,6 +54,10 @@ node --input-type=module -e "
     throw new Error('@distil/trajectories did not recognise an Anthropic request body');
   const { HOSTILE_CASES } = await import('@distil/battery');
   if (HOSTILE_CASES.length === 0) throw new Error('@distil/battery has no hostile cases');
+  // o200k's table is built from the ranks file gpt-tokenizer ships, installed beside @distil/core.
+  const { countTokens, sharedTokenTable } = await import('@distil/core');
+  if (countTokens('hello world') !== 2 || !(sharedTokenTable() instanceof SharedArrayBuffer))
+    throw new Error('@distil/core did not count o200k tokens');
   const { LogisticKeepModel } = await import('@distil/codec');
   const scores = await LogisticKeepModel.load().scoreLines(['ERROR: disk full', 'ok'], 'log');
   if (!(scores[0] > scores[1])) throw new Error('shipped logistic weights did not load');
@@ -81,6 +85,7 @@ node --input-type=module -e "
     await (await fetch(proxy.url + '/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k' }, body })).text();
     await proxy.close();
     if (compressWorkers === 1 && !lines.includes('1 compress worker ready')) throw new Error('no compress worker: ' + lines.join('; '));
+    if (lines.some((line) => line.includes('tables of their own'))) throw new Error('the worker built its own token table: ' + lines.join('; '));
   }
   upstream.close();
   if (bodies.length !== 2 || bodies[0] !== bodies[1] || !bodies[0].includes('handle=dh_')) throw new Error('pool and in-thread bodies differ');

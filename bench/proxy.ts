@@ -14,7 +14,7 @@
  *   cold session  — a conversation the proxy has never seen (every tool result compressed now).
  * Then 100 live sessions, each holding such a conversation, and the proxy process's resident memory
  * (VmRSS from /proc/<pid>/status, read right after the last request, no GC forced: everything the
- * process holds — node's own ~40 MB, code, the tokenizer tables (~50 MB, loaded by the first count),
+ * process holds — node's own ~40 MB, code, the o200k token table (~4 MB, built by the first count),
  * sessions, the in-memory restore store, garbage not yet collected), idle and loaded, with what its V8
  * heap and buffers hold beside it.
  *
@@ -134,9 +134,9 @@ async function bundleProxy(): Promise<{ file: string; folder: string }> {
 }
 
 /**
- * Where the bundle's remaining `require`s resolve: core loads its tokenizer tables through
- * `createRequire` on first count, which a bundler cannot see, so the bundle finds them in core's own
- * dependencies (NODE_PATH applies to require).
+ * Where the bundle's remaining `require`s resolve: core finds o200k's ranks file (gpt-tokenizer's
+ * `data/o200k_base.tiktoken`) through `createRequire` on first count, which a bundler cannot see, so the
+ * bundle finds it in core's own dependencies (NODE_PATH applies to require.resolve).
  */
 function coreModules(): string {
   // '@distil/core' resolves to packages/core/src/index.ts in the workspace.

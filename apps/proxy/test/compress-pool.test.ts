@@ -73,6 +73,11 @@ describe('compression in worker threads', { timeout: 20_000 }, () => {
     expect(inThread.logs.join('\n')).not.toMatch(/compress worker/);
   });
 
+  it('hands its worker the token table of its own thread, which the worker counts with', () => {
+    // a worker that could not use the proxy's table says so once it is ready (and builds its own)
+    expect(pooled.logs.join('\n')).not.toMatch(/tables of their own/);
+  });
+
   it('answers a big cold block and a concurrent small request, with the bytes of in-thread compression', async () => {
     const [big, small] = await Promise.all([
       post(pooled, request('big', BIG), 'pooled-big'),

@@ -19,5 +19,5 @@ export * from './store/index.js';
 export * from './tier0/index.js';
 export { containsStubSyntax, type FoundStub, findStubs, formatStub, STUB_IN_TEXT } from './tier1/stub.js';
 export { isVerdict } from './tier1/verdicts.js';
-export { countTokens } from './tokens.js';
+export { countTokens, sharedTokenTable, useTokenTable } from './tokens.js';
 export * from './validate/index.js';

@@ -14,7 +14,7 @@ const HANDLE_PROPERTY = { type: 'string', description: 'The dh_… handle in the
 /**
  * The tools as one dialect writes them: serialised for appending to a request's `tools` (see
  * encodeBody), and the tokens they add (o200k estimate, for the uncompressed estimate). The count is taken
- * on first use: the tokenizer's tables cost ~60 MB, which a proxy that only relays never needs.
+ * on first use: the first count builds the o200k table, which a proxy that only relays never needs.
  */
 export interface DialectTools {
   readonly json: string;

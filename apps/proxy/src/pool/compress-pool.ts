@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { type Block, HandleCollisionError, type KeepModelConfig, type TierConfig } from '@distil/contract';
-import { type CompressedBlock, type CompressOptions, compressBlock } from '@distil/core';
+import { type CompressedBlock, type CompressOptions, compressBlock, sharedTokenTable } from '@distil/core';
 import { Piscina } from 'piscina';
 import { errorLabel, PartFailure } from '../fail-open/part-failure.js';
 import { rememberBlockTokens } from './block-tokens.js';
@@ -9,6 +9,7 @@ import {
   type CompressTask,
   type CompressWorkerData,
   READY_CHECK,
+  type ReadyAnswer,
   type WorkerFailure,
 } from './compress-task.js';
 import { compressWorkerScript, type WorkerScript } from './worker-script.js';
@@ -43,6 +44,19 @@ export interface CompressPoolOptions {
   readonly log: (line: string) => void;
 }
 
+/**
+ * The o200k table the workers count with: this thread's, built now if no count built it yet (one table
+ * per process, shared by reference, instead of one per thread). None when it cannot be built here: each
+ * worker then tries its own, as this thread will on its first count.
+ */
+function tokenTableForWorkers(): { readonly tokenTable?: SharedArrayBuffer } {
+  try {
+    return { tokenTable: sharedTokenTable() };
+  } catch {
+    return {};
+  }
+}
+
 /** A rebuilt error for what compression raised in a worker: the same part, class and code. */
 function errorOf(failure: WorkerFailure): unknown {
   const inner = failure.name === 'RangeError' ? new RangeError(failure.message) : new Error(failure.message);
@@ -70,7 +84,7 @@ function errorOf(failure: WorkerFailure): unknown {
  * compresses in-thread from then on.
  */
 export class CompressPool {
-  readonly #pool: Piscina<CompressTask | typeof READY_CHECK, CompressAnswer | true> | null;
+  readonly #pool: Piscina<CompressTask | typeof READY_CHECK, CompressAnswer | ReadyAnswer> | null;
   readonly #below: number;
   readonly #log: (line: string) => void;
   #state: 'starting' | 'ready' | 'in-thread' = 'starting';
@@ -91,15 +105,19 @@ export class CompressPool {
 
   #start(
     options: CompressPoolOptions,
-  ): Piscina<CompressTask | typeof READY_CHECK, CompressAnswer | true> | null {
+  ): Piscina<CompressTask | typeof READY_CHECK, CompressAnswer | ReadyAnswer> | null {
     const script = options.script ?? compressWorkerScript();
     if (!script) {
       this.#giveUp('the compress worker script is not beside the proxy code');
       return null;
     }
-    let pool: Piscina<CompressTask | typeof READY_CHECK, CompressAnswer | true>;
+    let pool: Piscina<CompressTask | typeof READY_CHECK, CompressAnswer | ReadyAnswer>;
     try {
-      const workerData: CompressWorkerData = { keepModel: options.keepModel, tiers: options.tiers };
+      const workerData: CompressWorkerData = {
+        keepModel: options.keepModel,
+        tiers: options.tiers,
+        ...tokenTableForWorkers(),
+      };
       pool = new Piscina({
         filename: script.filename,
         execArgv: [...script.execArgv],
@@ -120,10 +138,12 @@ export class CompressPool {
     pool.on('error', (error: unknown) => this.#giveUp(`a compress worker failed (${errorLabel(error)})`));
     // Each worker answers the ready check once it has loaded its keep model.
     this.ready = Promise.all(Array.from({ length: options.size }, () => pool.run(READY_CHECK))).then(
-      () => {
+      (answers) => {
         if (this.#state !== 'starting') return;
         this.#state = 'ready';
         this.#log(`${options.size} compress worker${options.size === 1 ? '' : 's'} ready`);
+        if (answers.some((answer) => 'ready' in answer && !answer.sharedTokenTable))
+          this.#log('the compress workers count tokens with tables of their own (none was shared)');
       },
       (error: unknown) => this.#giveUp(`the compress workers did not start (${errorLabel(error)})`),
     );
@@ -144,7 +164,7 @@ export class CompressPool {
     const pool = this.#pool;
     if (!pool || this.#state !== 'ready' || block.text.length < this.#below || options.depth === 'lossless')
       return compressBlock(block, options);
-    let answer: CompressAnswer | true;
+    let answer: CompressAnswer | ReadyAnswer;
     try {
       answer = await pool.run({
         block,
@@ -155,7 +175,7 @@ export class CompressPool {
       this.#giveUp(`a compress worker failed (${errorLabel(error)})`);
       return compressBlock(block, options);
     }
-    if (answer === true) return compressBlock(block, options);
+    if ('ready' in answer) return compressBlock(block, options);
     if (!answer.ok) throw errorOf(answer.failure);
     for (const put of answer.puts) {
       let handle: string;

@@ -3,10 +3,22 @@ import type { CompressedBlock } from '@distil/core';
 import type { BypassReason } from '../fail-open/part-failure.js';
 import type { RecordedPut } from './recording-store.js';
 
-/** What every compress worker is started with: the keep model to rebuild and the tiers. */
+/** What every compress worker is started with: the keep model to rebuild, the tiers, the token table. */
 export interface CompressWorkerData {
   readonly keepModel: KeepModelConfig;
   readonly tiers: TierConfig;
+  /**
+   * The proxy thread's o200k table (`sharedTokenTable()`): a SharedArrayBuffer, so every worker counts
+   * with the same memory. Absent when the proxy's thread could not build it; a worker then builds its own.
+   */
+  readonly tokenTable?: SharedArrayBuffer;
+}
+
+/** A worker's answer to the ready check. */
+export interface ReadyAnswer {
+  readonly ready: true;
+  /** False when the worker counts with a token table of its own: none, or not a table, was handed to it. */
+  readonly sharedTokenTable: boolean;
 }
 
 /**
@@ -42,5 +54,5 @@ export type CompressAnswer =
     }
   | { readonly ok: false; readonly failure: WorkerFailure };
 
-/** The task a worker answers once started: it loads its keep model and says it is ready. */
+/** The task a worker answers once started: it loads its keep model and says it is ready (ReadyAnswer). */
 export const READY_CHECK = 'ready?';

@@ -8,17 +8,22 @@
 import { workerData } from 'node:worker_threads';
 import { loadKeepModel } from '@distil/codec';
 import type { KeepModel } from '@distil/contract';
-import { compressBlock, countTokens } from '@distil/core';
+import { compressBlock, countTokens, useTokenTable } from '@distil/core';
 import { guardKeepModel, PartFailure } from '../fail-open/part-failure.js';
 import {
   type CompressAnswer,
   type CompressTask,
   type CompressWorkerData,
   READY_CHECK,
+  type ReadyAnswer,
 } from './compress-task.js';
 import { RecordingStore } from './recording-store.js';
 
-const { keepModel: description, tiers } = workerData as CompressWorkerData;
+const { keepModel: description, tiers, tokenTable } = workerData as CompressWorkerData;
+
+// Counts with the proxy thread's token table, shared memory: a table of its own would be a second copy in
+// every worker. Without one (the proxy's thread could not build it), the first count builds one here.
+const sharedTokenTable = useTokenTable(tokenTable);
 
 // Loaded once per worker; no fallback here: the proxy's thread already resolved its fallback, and a
 // worker that cannot build the same model must not compress with another one.
@@ -42,8 +47,8 @@ function failureOf(error: unknown): CompressAnswer {
 
 /**
  * Before its first block, a worker compresses a generated log a few times and counts its tokens: the
- * tokenizer's tables load, and the pipeline's hot functions are compiled by the optimising tier, as they
- * are in the proxy's thread after its first requests. A worker that met real blocks cold took about
+ * pipeline's and the counter's hot functions are compiled by the optimising tier, as they are in the
+ * proxy's thread after its first requests. A worker that met real blocks cold took about
  * twice as long on its first dozen 200 KB results.
  */
 async function warmUp(model: KeepModel): Promise<void> {
@@ -62,14 +67,14 @@ async function warmUp(model: KeepModel): Promise<void> {
 
 const WARM_UP_ROUNDS = 4;
 
-/** Compresses one block (or, for the ready check, only loads the keep model). */
+/** Compresses one block (or, for the ready check, only loads the keep model and warms up). */
 export default async function compress(
   task: CompressTask | typeof READY_CHECK,
-): Promise<CompressAnswer | true> {
+): Promise<CompressAnswer | ReadyAnswer> {
   const model = await keepModel();
   if (task === READY_CHECK) {
     await warmUp(model);
-    return true;
+    return { ready: true, sharedTokenTable };
   }
   const store = new RecordingStore();
   try {
