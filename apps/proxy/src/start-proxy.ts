@@ -10,7 +10,7 @@ import {
   parseOrThrow,
   type RestoreStore,
 } from '@distil/contract';
-import { distilHome, openRestoreStore } from '@distil/core';
+import { countTokens, distilHome, openRestoreStore } from '@distil/core';
 import { z } from 'zod';
 import { guardKeepModel, guardStore } from './fail-open/part-failure.js';
 import { createUpstreamAgent } from './http/upstream.js';
@@ -146,6 +146,9 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   // Workers start beside the rest; the proxy listens once they answered (or after a bound, compressing
   // in-thread until they do), so its first large block already leaves the event loop.
   await Promise.race([pool.ready, sleep(POOL_START_WAIT_MS, undefined, { ref: false })]);
+  // The o200k table is built now, not by the first request's count (~0.1 s here): a pool already built
+  // it for its workers, and without one the first request would wait for it.
+  countTokens('');
   const agent = createUpstreamAgent(proxy.idleTimeoutMs, proxy.upstreamConnections);
   const ledger = new SavingsLedger(config.pricing, keepModel.id);
   const home = options.home ?? distilHome();
