@@ -57,7 +57,7 @@ export interface TrainTransformerOptions {
   readonly maxLines?: number;
   /** Longest sequence, [CLS] and [SEP] included; default 64. */
   readonly seqLen?: number;
-  /** Model shape for random initialisation (not with `base`): defaults 2 layers, hidden 128, 2 heads, 512. */
+  /** Model shape for random initialisation (not with `base`): defaults 2 layers, hidden 64, 2 heads, 256. */
   readonly layers?: number;
   readonly hidden?: number;
   readonly heads?: number;

@@ -58,9 +58,9 @@ export function registerTrainTransformer(program: Command): void {
     .option('--max-lines <n>', 'train on at most this many lines, evenly sampled (default all)')
     .option('--seq-len <n>', 'longest sequence in tokens, [CLS]/[SEP] included (default 64)')
     .option('--layers <n>', 'encoder layers for a model from scratch (default 2)')
-    .option('--hidden <n>', 'hidden size (default 128)')
+    .option('--hidden <n>', 'hidden size (default 64)')
     .option('--heads <n>', 'attention heads (default 2)')
-    .option('--intermediate <n>', 'feed-forward size (default 512)')
+    .option('--intermediate <n>', 'feed-forward size (default 256)')
     .option('--trim-vocab', 'keep only the vocabulary pieces the corpus uses (default on, off with --base)')
     .option('--no-trim-vocab', 'keep the whole vocabulary')
     .option(
