@@ -66,8 +66,11 @@ class ChatSplicer implements StreamSplicer<ChatMessage> {
   #state: ChatRoundState = ChatSplicer.#fresh(0);
   /** The round's held chunk that carried finish_reason (its delta emptied). */
   #finish: Chunk | null = null;
-  /** The round's held usage chunk (`stream_options.include_usage`). */
-  #usage: Chunk | null = null;
+  /**
+   * The round's held usage chunk (`stream_options.include_usage`), and its event as the upstream wrote
+   * it: relayed as it came when nothing is summed into it, so its bytes are the upstream's.
+   */
+  #usage: { readonly chunk: Chunk; readonly raw: string } | null = null;
 
   /** `intercept`: whether distil calls are the proxy's to answer (it offered the tools). */
   constructor(
@@ -115,7 +118,7 @@ class ChatSplicer implements StreamSplicer<ChatMessage> {
     const choices = chunk.choices ?? [];
     if (chunk.usage) state.billed = chunk.usage;
     if (choices.length === 0) {
-      if (chunk.usage) this.#usage = chunk;
+      if (chunk.usage) this.#usage = { chunk, raw: event.raw };
       else await this.#passThrough(event.raw);
       return 'next';
     }
@@ -157,7 +160,7 @@ class ChatSplicer implements StreamSplicer<ChatMessage> {
     const holdsDistilCall = [...state.indices.values()].includes(null);
     if (state.round === 0 && !holdsDistilCall) {
       if (this.#finish) await this.client.write(dataEvent(this.#finish));
-      if (this.#usage) await this.client.write(dataEvent(this.#usage));
+      if (this.#usage) await this.client.write(this.#usage.raw);
       this.#finish = null;
       this.#usage = null;
     }
@@ -210,8 +213,8 @@ class ChatSplicer implements StreamSplicer<ChatMessage> {
       await this.client.write(dataEvent({ ...this.#finish, choices: [{ ...choice, ...reason }] }));
     }
     if (this.#usage) {
-      const summed = { ...this.#usage, ...this.#identity, usage: sumUsageFields(this.#usages) };
-      await this.client.write(dataEvent(endsAsIs(ending) ? this.#usage : summed));
+      const summed = { ...this.#usage.chunk, ...this.#identity, usage: sumUsageFields(this.#usages) };
+      await this.client.write(endsAsIs(ending) ? this.#usage.raw : dataEvent(summed));
     }
     await this.client.write(dataEvent('[DONE]'));
   }

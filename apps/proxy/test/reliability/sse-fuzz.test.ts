@@ -324,4 +324,29 @@ describe('mangled upstream event streams through the proxy', { timeout: 30_000 }
     );
     expect(relayed.map((e) => e.data)).toEqual(parseStream(orphaned.join('')).map((e) => e.data));
   });
+
+  // Found by the fuzzing above: the usage chunk, held to the end of the stream, went out re-serialised
+  // (`"completion_tokens": 0` became `"completion_tokens":0`); when nothing is summed into it, its bytes
+  // are the upstream's.
+  it("Chat Completions: relays the held usage chunk in the upstream's own bytes", async () => {
+    const model = 'gpt-4o';
+    const valid = [
+      ...openaiChunks({ kind: 'openai', content: TEXT }, 3, {
+        json: { model, stream_options: { include_usage: true } },
+      }),
+      'data: [DONE]\n\n',
+    ];
+    const spaced = valid.map((event) =>
+      event.includes('"choices":[]') ? event.replace('"completion_tokens":', '"completion_tokens": ') : event,
+    );
+    expect(spaced).not.toEqual(valid);
+    const body = { model, stream: true, stream_options: { include_usage: true }, messages: [] };
+    const { text } = await relay(
+      '/v1/chat/completions',
+      { ...body, messages: [{ role: 'user', content: 'go' }] },
+      spaced.map((e) => Buffer.from(e)),
+    );
+    const usage = parseStream(text).find((e) => e.data.includes('"choices":[]'));
+    expect(usage?.data).toContain('"completion_tokens": ');
+  });
 });
