@@ -40,9 +40,9 @@ describe('MemoryRestoreStore', () => {
     );
   });
 
-  it('holds an original once when the same long bytes are put concurrently', async () => {
+  it('holds an original once when the same long bytes are put concurrently (deflated on the thread pool)', async () => {
     const store = new MemoryRestoreStore();
-    const long = bytes('ERROR step failed\n'.repeat(400));
+    const long = bytes('ERROR step failed\n'.repeat(4000));
     const handles = await Promise.all([store.put(long), store.put(long), store.put(Uint8Array.from(long))]);
     expect(new Set(handles).size).toBe(1);
     expect(store.size).toBe(long.byteLength);

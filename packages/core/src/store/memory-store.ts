@@ -1,5 +1,5 @@
 import { promisify } from 'node:util';
-import { constants, deflateRaw, inflateRaw } from 'node:zlib';
+import { constants, deflateRaw, deflateRawSync, inflateRaw, inflateRawSync } from 'node:zlib';
 import {
   addressOf,
   type Handle,
@@ -31,7 +31,11 @@ interface HeldOriginal {
 const MIN_PACKED_BYTES = 1024;
 
 // zlib's asynchronous calls run on libuv's thread pool: a proxy's event loop does not wait while a
-// 200 KB original deflates (~1–3 ms here), so the other streams it serves do not either
+// 200 KB original deflates (~1–3 ms here), so the other streams it serves do not either. Each such call
+// also waits a turn of the event loop and of the pool, which a short original does not repay: a digest
+// puts one original per fold, and 200 KB of log folded in ~100 places took +150 ms of its own request's
+// latency when every put went to the pool. Below this size zlib runs in place (~20 µs for 5 KB).
+const POOLED_BYTES = 64 * 1024;
 const deflateRawAsync = promisify(deflateRaw);
 const inflateRawAsync = promisify(inflateRaw);
 
@@ -43,7 +47,11 @@ const inflateRawAsync = promisify(inflateRaw);
  */
 async function pack(original: Uint8Array): Promise<{ bytes: Uint8Array; packed: boolean }> {
   if (original.byteLength >= MIN_PACKED_BYTES) {
-    const deflated = await deflateRawAsync(original, { level: constants.Z_BEST_SPEED });
+    const options = { level: constants.Z_BEST_SPEED };
+    const deflated =
+      original.byteLength >= POOLED_BYTES
+        ? await deflateRawAsync(original, options)
+        : deflateRawSync(original, options);
     // copied out: zlib's output may be a view into a larger buffer, which would be held whole
     if (deflated.byteLength * 4 <= original.byteLength * 3)
       return { bytes: new Uint8Array(deflated), packed: true };
@@ -125,7 +133,8 @@ export class MemoryRestoreStore implements RestoreStore {
     if (!held) throw new UnknownHandleError(handle);
     this.#touch(handle, held);
     if (!held.packed) return Uint8Array.from(held.bytes);
-    const inflated = await inflateRawAsync(held.bytes);
+    const inflated =
+      held.length >= POOLED_BYTES ? await inflateRawAsync(held.bytes) : inflateRawSync(held.bytes);
     return new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.byteLength);
   }
 
