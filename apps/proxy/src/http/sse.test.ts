@@ -45,4 +45,30 @@ describe('SseParser', () => {
       { numRuns: 300 },
     );
   });
+
+  // Every way a line and the blank line after it can end. A CR closing the blank line after a CRLF or LF
+  // waits for the next character; a stream that stops on it was cut between the CR and LF of a CRLF.
+  it.each([
+    ['CRLF, CRLF', 'data: [DONE]\r\n\r\n', 1],
+    ['LF, LF', 'data: [DONE]\n\n', 1],
+    ['CR, CR', 'data: [DONE]\r\r', 1],
+    ['CR, CRLF', 'data: [DONE]\r\r\n', 1],
+    ['CRLF, LF', 'data: [DONE]\r\n\n', 1],
+    ['LF, CRLF', 'data: [DONE]\n\r\n', 1],
+    ['LF, CR and more', 'data: [DONE]\n\r: next', 1],
+    ['CRLF, CR and more', 'data: [DONE]\r\n\r: next', 1],
+    ['CRLF, then a CR the stream stops on', 'data: [DONE]\r\n\r', 0],
+    ['one line end only', 'data: [DONE]\r\n', 0],
+  ])('ends an event at %s', (_, text, count) => {
+    const events = new SseParser().push(new TextEncoder().encode(text));
+    expect(events.map((e) => e.data)).toEqual(Array(count).fill('[DONE]'));
+    if (count > 0) expect(text.startsWith(events[0]!.raw)).toBe(true);
+  });
+
+  it('ends an event whose blank line is a CR once the next chunk shows no LF follows it', () => {
+    const parser = new SseParser();
+    expect(parser.push(new TextEncoder().encode('data: [DONE]\r\n\r'))).toEqual([]);
+    const events = parser.push(new TextEncoder().encode(' '));
+    expect(events.map((e) => [e.data, e.raw])).toEqual([['[DONE]', 'data: [DONE]\r\n\r']]);
+  });
 });

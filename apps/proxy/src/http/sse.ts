@@ -11,6 +11,14 @@ export interface SseEvent {
   readonly raw: string;
 }
 
+/**
+ * Where an event ends: a line's end (CRLF, LF or CR) straight followed by an empty line's end. A lone CR
+ * that closes the blank line after a CRLF or LF counts only once the next character shows it is not the
+ * first half of a CRLF: a stream that stops there was cut mid-terminator, and is reported as cut. After
+ * a lone CR the stream's lines end in CR, so a second CR ends the event at once (with its LF, if one came).
+ */
+const EVENT_END = /(?:\r\n|\n)(?:\r\n|\n|\r(?=[^\n]))|\r\r\n?/;
+
 /** Splits a byte stream into events, incrementally; a UTF-8 character split across chunks is kept whole. */
 export class SseParser {
   readonly #decoder = new TextDecoder('utf-8');
@@ -31,7 +39,7 @@ export class SseParser {
   #drain(final: boolean): SseEvent[] {
     const events: SseEvent[] = [];
     for (;;) {
-      const boundary = /\r\n\r\n|\n\n|\r\r|\r\n\n|\n\r\n/.exec(this.#buffer);
+      const boundary = EVENT_END.exec(this.#buffer);
       if (!boundary) break;
       const end = boundary.index + boundary[0].length;
       const raw = this.#buffer.slice(0, end);

@@ -12,7 +12,7 @@ import { FAULT_HEADER, FaultUpstream } from './fault-upstream.js';
 // UTF-8 characters. The proxy must relay a complete stream event for event, and end an incomplete or
 // failed one with an error event — never with a clean end the client would take for a success.
 
-// FC_SEED=<n> replays a failing run.
+// FC_SEED=<n> replays a failing run; FC_RUNS=<n> searches longer than CI does.
 if (process.env['FC_SEED']) fc.configureGlobal({ seed: Number(process.env['FC_SEED']) });
 
 const TEXT = 'Grün → 漢字 🙂, the fix is in parser.ts line 42.';
@@ -229,7 +229,7 @@ describe('mangled upstream event streams through the proxy', { timeout: 30_000 }
             .sort();
         expect(rest(got)).toEqual(rest(upTo));
       }),
-      { numRuns: 300 },
+      { numRuns: Number(process.env.FC_RUNS ?? 300) },
     );
   }, 120_000);
 
@@ -277,7 +277,7 @@ describe('mangled upstream event streams through the proxy', { timeout: 30_000 }
         };
         expect(chunksOf(got)).toEqual(chunksOf(sent.slice(0, ending.at + 1)));
       }),
-      { numRuns: 300 },
+      { numRuns: Number(process.env.FC_RUNS ?? 300) },
     );
   }, 120_000);
 
