@@ -14,6 +14,9 @@ import { FAULT_HEADER, FaultUpstream } from './fault-upstream.js';
 
 // FC_SEED=<n> replays a failing run; FC_RUNS=<n> searches longer than CI does.
 if (process.env['FC_SEED']) fc.configureGlobal({ seed: Number(process.env['FC_SEED']) });
+const RUNS = Number(process.env['FC_RUNS'] ?? 300);
+/** Each property's time limit: 0.4 s a run, far above what a run takes on a loaded machine. */
+const LIMIT_MS = 400 * RUNS;
 
 const TEXT = 'Grün → 漢字 🙂, the fix is in parser.ts line 42.';
 
@@ -229,9 +232,9 @@ describe('mangled upstream event streams through the proxy', { timeout: 30_000 }
             .sort();
         expect(rest(got)).toEqual(rest(upTo));
       }),
-      { numRuns: Number(process.env.FC_RUNS ?? 300) },
+      { numRuns: RUNS },
     );
-  }, 120_000);
+  }, LIMIT_MS);
 
   it('Chat Completions: relays complete streams chunk for chunk, ends broken ones with an error chunk', async () => {
     const model = 'gpt-4o';
@@ -277,9 +280,9 @@ describe('mangled upstream event streams through the proxy', { timeout: 30_000 }
         };
         expect(chunksOf(got)).toEqual(chunksOf(sent.slice(0, ending.at + 1)));
       }),
-      { numRuns: Number(process.env.FC_RUNS ?? 300) },
+      { numRuns: RUNS },
     );
-  }, 120_000);
+  }, LIMIT_MS);
 
   // Two relay behaviours the fuzzing above found, pinned: without a splice the client gets exactly the
   // upstream's events — no message_delta made up when the upstream sent none, and a block whose start

@@ -1,3 +1,4 @@
+import { asciiPieceEnd, FALLBACK } from './ascii-pieces.js';
 import { bytePairCount } from './byte-pair-count.js';
 import { O200K_SPLIT_PATTERN } from './split-pattern.js';
 import { rankOf, type TokenTable } from './token-table.js';
@@ -18,14 +19,45 @@ import { rankOf, type TokenTable } from './token-table.js';
  */
 export function countO200k(table: TokenTable, text: string): number {
   let count = 0;
-  SPLIT.lastIndex = 0;
-  for (let match = SPLIT.exec(text); match !== null; match = SPLIT.exec(text))
+  let at = 0;
+  while (at < text.length) {
+    const end = asciiPieceEnd(text, at);
+    if (end !== FALLBACK) {
+      count += countAsciiPiece(table, text, at, end);
+      at = end;
+      continue;
+    }
+    // Beyond ASCII the regex cuts the piece, from where the last one ended, as it would have on its own.
+    SPLIT.lastIndex = at;
+    const match = SPLIT.exec(text);
+    if (match === null) break;
     count += countPiece(table, match[0]);
+    at = SPLIT.lastIndex;
+  }
   return count;
 }
 
 // One regex for the thread: counting is synchronous, and lastIndex is reset on every call.
 const SPLIT = new RegExp(O200K_SPLIT_PATTERN, 'gu');
+
+/** countPiece for text[start, end), all ASCII: its bytes are its UTF-16 units, and no slice is made for a piece the table has whole. */
+function countAsciiPiece(table: TokenTable, text: string, start: number, end: number): number {
+  const length = end - start;
+  if (length === 1) return 1;
+  if (kept.length < length) return countPiece(table, text.slice(start, end));
+  utf8 = kept;
+  for (let i = 0; i < length; i++) utf8[i] = text.charCodeAt(start + i);
+  if (rankOf(table, utf8, 0, length) >= 0) return 1;
+  if (length > MERGED_KEY_UNITS) return bytePairCount(table, utf8, length);
+  const piece = text.slice(start, end);
+  const known = merged.get(piece);
+  if (known !== undefined) return known;
+  const count = bytePairCount(table, utf8, length);
+  if (merged.size >= MERGED_KEPT) merged.clear();
+  // A copy, for the reason countPiece gives.
+  merged.set(DECODER.decode(utf8.subarray(0, length)), count);
+  return count;
+}
 
 function countPiece(table: TokenTable, piece: string): number {
   // Every byte is a token, and most pieces of a log are one ASCII character of punctuation.
