@@ -45,22 +45,124 @@ export function collectAnchors(trustedTexts: Iterable<string>): Set<string> {
 
 /** Whether a line mentions any anchor token. */
 export function mentionsAnchor(line: string, anchors: ReadonlySet<string>): boolean {
-  if (anchors.size === 0) return false;
-  for (const pattern of [ANCHOR_TOKEN, PATH_TOKEN]) {
-    for (const match of line.matchAll(pattern)) if (anchors.has(match[0])) return true;
-  }
-  return false;
+  return anchorsIn(line, anchors).size > 0;
 }
 
-/** The anchor tokens a line mentions, each once. */
+/**
+ * The anchor tokens a line mentions, each once: the tokens ANCHOR_TOKEN and then PATH_TOKEN would find,
+ * in that order, that are anchors. Runs once per distinct line of every block that has anchors, so it
+ * scans by character codes instead of running the two patterns over the line: with their match objects
+ * they were close to half of the digest's time on a 200 KB build log.
+ */
 export function anchorsIn(line: string, anchors: ReadonlySet<string>): Set<string> {
+  return anchorsInLine(line, anchors, anchorKinds(anchors));
+}
+
+function anchorsInLine(line: string, anchors: ReadonlySet<string>, kinds: AnchorKinds): Set<string> {
   const found = new Set<string>();
-  if (anchors.size === 0) return found;
-  for (const pattern of [ANCHOR_TOKEN, PATH_TOKEN]) {
-    for (const match of line.matchAll(pattern)) if (anchors.has(match[0])) found.add(match[0]);
-  }
+  if (kinds.shortestWord > 0) wordAnchorsIn(line, anchors, kinds.shortestWord, found);
+  if (kinds.shortestPath > 0) pathAnchorsIn(line, anchors, kinds.shortestPath, found);
   return found;
 }
+
+/**
+ * The shortest word anchor and the shortest path anchor (one with `.` or `/`) of a set, 0 when it has
+ * none: a shorter token cannot be an anchor, so it is not looked up.
+ */
+interface AnchorKinds {
+  readonly shortestWord: number;
+  readonly shortestPath: number;
+}
+
+function anchorKinds(anchors: ReadonlySet<string>): AnchorKinds {
+  let shortestWord = 0;
+  let shortestPath = 0;
+  for (const anchor of anchors) {
+    const n = anchor.length;
+    if (n === 0) continue;
+    if (anchor.includes('.') || anchor.includes('/')) {
+      if (shortestPath === 0 || n < shortestPath) shortestPath = n;
+    } else if (shortestWord === 0 || n < shortestWord) shortestWord = n;
+  }
+  return { shortestWord, shortestPath };
+}
+
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+/** `\w` without the u flag: ASCII letters, digits and `_`. */
+const isWord = (c: number): boolean =>
+  (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || isDigit(c) || c === 0x5f;
+
+/**
+ * ANCHOR_TOKEN's matches, `[A-Za-z_]\w*|\d{3,}`, run by run of `\w`: a run that starts with a letter or
+ * `_` is one token; one that starts with digits gives them as a token when there are three or more, and
+ * the rest of the run from its first letter or `_` as another.
+ */
+function wordAnchorsIn(
+  line: string,
+  anchors: ReadonlySet<string>,
+  shortest: number,
+  found: Set<string>,
+): void {
+  const length = line.length;
+  let i = 0;
+  while (i < length) {
+    if (!isWord(line.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < length && isDigit(line.charCodeAt(i))) i++;
+    const digitsEnd = i;
+    while (i < length && isWord(line.charCodeAt(i))) i++;
+    const digits = digitsEnd - start;
+    if (digits >= 3 && digits >= shortest) take(line, start, digitsEnd, anchors, found);
+    if (i > digitsEnd && i - digitsEnd >= shortest) take(line, digitsEnd, i, anchors, found);
+  }
+}
+
+function take(
+  line: string,
+  start: number,
+  end: number,
+  anchors: ReadonlySet<string>,
+  found: Set<string>,
+): void {
+  const token = line.slice(start, end);
+  if (anchors.has(token)) found.add(token);
+}
+
+/**
+ * PATH_TOKEN's matches. Each lies inside one run of `[\w./-]` (the pattern's every character is one, and
+ * its closing `\b` sees the character after the run as the end of the text), and needs a `.` or `/`:
+ * the pattern runs over just those runs, not the whole line.
+ */
+function pathAnchorsIn(
+  line: string,
+  anchors: ReadonlySet<string>,
+  shortest: number,
+  found: Set<string>,
+): void {
+  const length = line.length;
+  let i = 0;
+  while (i < length) {
+    let c = line.charCodeAt(i);
+    if (!isPathChar(c)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let marked = false;
+    while (i < length && isPathChar(c)) {
+      if (c === 0x2e || c === 0x2f) marked = true;
+      c = line.charCodeAt(++i);
+    }
+    if (!marked || i - start < shortest) continue;
+    for (const match of line.slice(start, i).matchAll(PATH_TOKEN))
+      if (anchors.has(match[0])) found.add(match[0]);
+  }
+}
+
+const isPathChar = (c: number): boolean => isWord(c) || c === 0x2e || c === 0x2f || c === 0x2d;
 
 /**
  * Which distinct texts of a block are anchored (1 = yes), decided from the block's own lines: `texts`
@@ -87,8 +189,9 @@ export function anchoredTexts(
   if (anchors.size === 0 || maxLines <= 0) return anchored;
   const postings = new Map<string, number[]>();
   const frequency = new Map<string, number>();
+  const kinds = anchorKinds(anchors);
   for (let u = 0; u < texts.length; u++) {
-    for (const token of anchorsIn(texts[u]!, anchors)) {
+    for (const token of anchorsInLine(texts[u]!, anchors, kinds)) {
       const list = postings.get(token);
       if (list) list.push(u);
       else postings.set(token, [u]);
