@@ -77,4 +77,13 @@ describe('ReReadIndex', () => {
     edited[10] = 'a changed line';
     expect(index.best(edited, 0.5)).toMatchObject({ entry: 42, shared: 79 });
   });
+
+  it('reads a line the same whatever whitespace, quotes, semicolons and commas it gained or lost', () => {
+    const before = ['const a = "x";', 'call(one, two);', '\treturn value;', 'end of block'];
+    const after = ["const\u00a0a\u3000=\u2009'x'", 'call(one,two)', '    return value', 'end of\u202fblock,'];
+    const index = new ReReadIndex();
+    index.add(0, before);
+    expect(index.best(after, 0.9)).toEqual({ entry: 0, shared: 4, share: 1 });
+    expect(index.best(['const b = "x";', ...after.slice(1)], 0.9)).toBeNull();
+  });
 });

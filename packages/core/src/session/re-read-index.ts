@@ -134,18 +134,41 @@ class LinePostings {
 function distinctLines(lines: readonly string[]): Set<number> {
   const out = new Set<number>();
   for (const line of lines) {
-    const key = line.replace(/[\s"';,]+/g, '');
-    if (key.length >= MIN_LINE_CHARS) out.add(fnv1a(key));
+    // FNV-1a over the line's code units but the ignored ones: the hash of the line with them removed,
+    // without making that string (this runs over every line of every new tool result).
+    let hash = 0x811c9dc5;
+    let kept = 0;
+    for (let i = 0; i < line.length; i++) {
+      const unit = line.charCodeAt(i);
+      if (isIgnored(unit)) continue;
+      hash = Math.imul(hash ^ unit, 0x01000193);
+      kept++;
+    }
+    if (kept >= MIN_LINE_CHARS) out.add(hash >>> 0);
   }
   return out;
 }
 
-/** 32-bit FNV-1a over UTF-16 code units (Fowler, Noll, Vo). */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
+/** `"`, `'`, `;`, `,` and what JavaScript's `\s` matches. */
+function isIgnored(unit: number): boolean {
+  if (unit < 0x80)
+    return (
+      unit === 0x20 ||
+      (unit >= 0x09 && unit <= 0x0d) ||
+      unit === 0x22 ||
+      unit === 0x27 ||
+      unit === 0x3b ||
+      unit === 0x2c
+    );
+  return (
+    unit === 0xa0 ||
+    unit === 0x1680 ||
+    (unit >= 0x2000 && unit <= 0x200a) ||
+    unit === 0x2028 ||
+    unit === 0x2029 ||
+    unit === 0x202f ||
+    unit === 0x205f ||
+    unit === 0x3000 ||
+    unit === 0xfeff
+  );
 }
