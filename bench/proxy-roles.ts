@@ -2,8 +2,9 @@
  * The two servers `pnpm bench:proxy` measures, each run as its own process:
  *   --upstream           a fake upstream: reads the whole body, answers a short non-streaming reply in the
  *                        wire format of the route posted to (Messages, Chat Completions or Responses);
- *   --proxy <upstream>   the proxy (startProxy, in-memory store, salience rules, its compress pool as
- *                        installed or BENCH_COMPRESS_WORKERS workers) pointed at it;
+ *   --proxy <upstream>   the proxy (startProxy, in-memory store or with BENCH_STORE=disk the installed
+ *                        default, salience rules, its compress pool as installed or
+ *                        BENCH_COMPRESS_WORKERS workers) pointed at it;
  *   --pipe <upstream>    a plain node:http relay to it (request piped up, reply piped back): the floor any
  *                        proxy in node pays, measured beside the proxy in the same run.
  * Each prints its port on stdout when listening. The proxy also answers SIGUSR2 with one JSON line of
@@ -114,7 +115,10 @@ async function proxy(upstreamUrl: string): Promise<void> {
     learn: process.env['BENCH_LEARN'] !== '0',
     anthropicUpstream: upstreamUrl,
     openaiUpstream: upstreamUrl,
-    store: new MemoryRestoreStore({ maxBytes: 2 * 1024 ** 3 }),
+    // BENCH_STORE=disk: the store an installed proxy opens by default (on disk, in its home)
+    ...(process.env['BENCH_STORE'] === 'disk'
+      ? {}
+      : { store: new MemoryRestoreStore({ maxBytes: 2 * 1024 ** 3 }) }),
     // the rules by config, as an installed proxy loads them (a KeepModel object would keep compression
     // in-thread); BENCH_COMPRESS_WORKERS sets the compress pool (0: in-thread; default: the proxy's own)
     config: {

@@ -29,7 +29,8 @@
  *   pnpm bench:proxy [--samples N] [--variant built|tsx|both] [--dialect messages|chat|responses|all]
  *   pnpm bench:proxy --concurrency 1,32,128 [--variant built|tsx]
  * With `--concurrency`, the concurrent scenarios instead (bench/proxy-concurrency.ts): per number of
- * clients, Distil beside a plain node:http pipe and direct; a new 200 KB tool result beside warm streams;
+ * clients, Distil beside a plain node:http pipe and direct; a new 200 KB tool result beside warm streams
+ * (compressed in-thread, in the compress pool, and in the pool with the default disk store);
  * RSS with 100 and 1,000 live sessions; ratios to the pipe from the same run.
  * `--samples` sets the interleaved pairs per scenario (default 400). `--dialect` picks the request
  * dialect (default messages); with `all`, one block per dialect, each against a fresh proxy process, and
@@ -402,6 +403,14 @@ async function main(): Promise<void> {
           ` compression in the proxy's compress pool (${process.env.BENCH_COMPRESS_WORKERS ?? 'default'} workers)`,
         );
         const cold = await coldBesideWarm(options);
+        // The same with the store an installed proxy opens by default: one file per original, fsynced.
+        console.log(" compression in the proxy's compress pool, originals in the default disk store");
+        const onDisk = await launch({ BENCH_STORE: 'disk' });
+        try {
+          await coldBesideWarm({ ...options, proxyPort: onDisk.port, proxyPid: onDisk.process.pid! });
+        } finally {
+          await stop(onDisk);
+        }
         const memory = await liveSessionMemory(options);
         const met = (ok: boolean): string => (ok ? 'met' : 'MISSED');
         const at32 = warm.find((r) => r.clients === 32);

@@ -177,18 +177,17 @@ export class CompressPool {
     }
     if ('ready' in answer) return compressBlock(block, options);
     if (!answer.ok) throw errorOf(answer.failure);
-    for (const put of answer.puts) {
-      let handle: string;
-      try {
-        handle = await options.store.put(put.original);
-      } catch (error) {
-        if (error instanceof HandleCollisionError) return compressBlock(block, options);
-        throw error;
-      }
-      if (handle !== put.handle) {
-        this.#giveUp('the restore store does not address originals by their hash');
-        return compressBlock(block, options);
-      }
+    // All at once, as compression itself stores a block's folds (started in the order it stored them).
+    let handles: string[];
+    try {
+      handles = await Promise.all(answer.puts.map((put) => options.store.put(put.original)));
+    } catch (error) {
+      if (error instanceof HandleCollisionError) return compressBlock(block, options);
+      throw error;
+    }
+    if (handles.some((handle, k) => handle !== answer.puts[k]!.handle)) {
+      this.#giveUp('the restore store does not address originals by their hash');
+      return compressBlock(block, options);
     }
     if (answer.tokens)
       rememberBlockTokens(block, {

@@ -196,6 +196,7 @@ describe('DiskRestoreStore', () => {
     const now = Date.now() / 1000;
     for (let i = 0; i < 8; i += 1) {
       handles.push(await store.put(original(i)));
+      await store.swept();
       // Distinct, increasing last-use times: handle i was used at now - (100 - i) seconds.
       utimesSync(fileOf(path, handles[i] as string), now - (100 - i), now - (100 - i));
     }

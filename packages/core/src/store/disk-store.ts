@@ -125,7 +125,9 @@ export class DiskRestoreStore implements RestoreStore {
       }
     }
     this.#putsSinceSweep += 1;
-    if (this.#putsSinceSweep >= this.sweepEveryPuts) await this.sweep();
+    // The sweep reads every record's metadata: it runs beside the request that stored this original, not
+    // in front of it (a failed sweep only leaves eviction to the next one).
+    if (this.#putsSinceSweep >= this.sweepEveryPuts) this.sweep().catch(() => {});
     return address.handle;
   }
 
@@ -181,9 +183,14 @@ export class DiskRestoreStore implements RestoreStore {
     return this.#sweeping;
   }
 
+  /** Waits for the sweep running now, if any (a put starts one every `sweepEveryPuts` puts). */
+  async swept(): Promise<void> {
+    await this.#sweeping?.catch(() => {});
+  }
+
   /** Waits for a running sweep; the store holds no other resources. */
   async close(): Promise<void> {
-    await this.#sweeping;
+    await this.swept();
   }
 
   async #fanoutFolder(handle: Handle): Promise<string> {

@@ -37,10 +37,9 @@ export async function foldRuns(
   store: RestoreStore,
   notes: LineNotes = {},
 ): Promise<Folded> {
+  // Each kept line, or a fold: its place in `out`, its lines, and where its stub's note looks.
   const out: string[] = [];
-  const handles: Handle[] = [];
-  let foldedLines = 0;
-  const encoder = new TextEncoder();
+  const folds: { at: number; run: string[]; start: number; end: number }[] = [];
   let i = 0;
   while (i < segments.length) {
     if (keep[i] === 1) {
@@ -52,19 +51,20 @@ export async function foldRuns(
     let chars = 0;
     while (j < segments.length && keep[j] === 0) chars += segments[j++]!.length;
     const run = segments.slice(i, j);
-    if (chars < MIN_FOLD_CHARS || run.length < 2) {
-      out.push(...run);
-    } else {
-      const original = run.join('');
-      const handle = await store.put(encoder.encode(original));
-      const last = run[run.length - 1]!;
-      const terminated = last.endsWith('\n') || last.endsWith('\r');
-      out.push(formatStub(run.length, handle, noteFor(notes, i, j)) + (terminated ? '\n' : ''));
-      handles.push(handle);
-      foldedLines += run.length;
-    }
+    if (chars < MIN_FOLD_CHARS || run.length < 2) out.push(...run);
+    else folds.push({ at: out.push('') - 1, run, start: i, end: j });
     i = j;
   }
+  // The originals are stored all at once: a store that writes to disk or over the network then waits
+  // for them together, not once per fold (the puts still start in the block's order).
+  const encoder = new TextEncoder();
+  const handles = await Promise.all(folds.map(({ run }) => store.put(encoder.encode(run.join('')))));
+  let foldedLines = 0;
+  folds.forEach(({ at, run, start, end }, k) => {
+    const terminated = /[\n\r]$/.test(run[run.length - 1]!);
+    out[at] = formatStub(run.length, handles[k]!, noteFor(notes, start, end)) + (terminated ? '\n' : '');
+    foldedLines += run.length;
+  });
   return { text: out.join(''), handles, foldedLines };
 }
 
