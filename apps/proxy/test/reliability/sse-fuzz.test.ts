@@ -182,107 +182,117 @@ describe('mangled upstream event streams through the proxy', { timeout: 30_000 }
     return { status: response.statusCode, text: await response.body.text() };
   }
 
-  it('Anthropic: relays complete streams event for event, ends broken ones with an error event', async () => {
-    const model = 'claude-sonnet-4-5';
-    const valid = anthropicEvents(
-      {
-        kind: 'anthropic',
-        content: [
-          { type: 'thinking', thinking: 'Look at the parser first.', signature: 'c2lnbmF0dXJl' },
-          { type: 'text', text: TEXT },
-          { type: 'tool_use', id: 'toolu_9', name: 'bash', input: { cmd: 'make test' } },
-        ],
-      },
-      3,
-      { json: { model } },
-    );
-    const error =
-      'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
-    const body = { model, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'go' }] };
-    await fc.assert(
-      fc.asyncProperty(mangled(valid, error), async (chunks) => {
-        const sent = parseStream(new TextDecoder().decode(Buffer.concat(chunks)));
-        const { status, text } = await relay('/v1/messages', body, chunks);
-        expect(status).toBe(200);
-        const got = parseStream(text);
-        const ending = anthropicEnding(sent);
-        const types = got.map((e) => objectOf(e.data)?.type);
-        if (ending.kind === 'malformed' && types.at(-1) === 'error') {
-          expect(types).not.toContain('message_stop');
-          return;
-        }
-        if (ending.kind === 'failed') {
-          expect(types.at(-1)).toBe('error');
-          expect(types).not.toContain('message_stop');
-          return;
-        }
-        expect(types).not.toContain('error');
-        expect(types.at(-1)).toBe('message_stop');
-        // the message's events in order; everything else (pings, comments, unknown events) kept too
-        const core = (events: readonly Event[]) =>
-          events
-            .map((e) => objectOf(e.data))
-            .filter((o) => typeof o?.type === 'string' && /^(message|content_block)_/.test(o.type as string));
-        const upTo = sent.slice(0, ending.at + 1);
-        expect(core(got)).toEqual(core(upTo));
-        const rest = (events: readonly Event[]) =>
-          events
-            .filter((e) => !/^(message|content_block)_/.test(String(objectOf(e.data)?.type)))
-            .map((e) => `${e.event}|${e.data}`)
-            .sort();
-        expect(rest(got)).toEqual(rest(upTo));
-      }),
-      { numRuns: RUNS },
-    );
-  }, LIMIT_MS);
-
-  it('Chat Completions: relays complete streams chunk for chunk, ends broken ones with an error chunk', async () => {
-    const model = 'gpt-4o';
-    const valid = [
-      ...openaiChunks(
+  it(
+    'Anthropic: relays complete streams event for event, ends broken ones with an error event',
+    async () => {
+      const model = 'claude-sonnet-4-5';
+      const valid = anthropicEvents(
         {
-          kind: 'openai',
-          content: TEXT,
-          toolCalls: [{ id: 'call_9', name: 'bash', arguments: '{"cmd":"make"}' }],
+          kind: 'anthropic',
+          content: [
+            { type: 'thinking', thinking: 'Look at the parser first.', signature: 'c2lnbmF0dXJl' },
+            { type: 'text', text: TEXT },
+            { type: 'tool_use', id: 'toolu_9', name: 'bash', input: { cmd: 'make test' } },
+          ],
         },
         3,
-        { json: { model, stream_options: { include_usage: true } } },
-      ),
-      'data: [DONE]\n\n',
-    ];
-    const error =
-      'data: {"error":{"message":"Overloaded","type":"server_error","param":null,"code":null}}\n\n';
-    const body = {
-      model,
-      stream: true,
-      stream_options: { include_usage: true },
-      messages: [{ role: 'user', content: 'go' }],
-    };
-    await fc.assert(
-      fc.asyncProperty(mangled(valid, error), async (chunks) => {
-        const sent = parseStream(new TextDecoder().decode(Buffer.concat(chunks)));
-        const { status, text } = await relay('/v1/chat/completions', body, chunks);
-        expect(status).toBe(200);
-        const got = parseStream(text);
-        const ending = chatEnding(sent);
-        if (ending.kind === 'failed') {
-          expect(objectOf(got.at(-1)?.data ?? '')?.error).toBeDefined();
-          expect(got.map((e) => e.data)).not.toContain('[DONE]');
-          return;
-        }
-        expect(got.at(-1)?.data).toBe('[DONE]');
-        expect(got.some((e) => objectOf(e.data)?.error !== undefined)).toBe(false);
-        // every chunk with data, in order; the usage-only chunk is held to the end by design
-        const chunksOf = (events: readonly Event[]) => {
-          const data = events.map((e) => e.data).filter((d) => d.length > 0 && d !== '[DONE]');
-          const usage = data.filter((d) => (objectOf(d)?.choices as unknown[] | undefined)?.length === 0);
-          return [...data.filter((d) => !usage.includes(d)), ...usage];
-        };
-        expect(chunksOf(got)).toEqual(chunksOf(sent.slice(0, ending.at + 1)));
-      }),
-      { numRuns: RUNS },
-    );
-  }, LIMIT_MS);
+        { json: { model } },
+      );
+      const error =
+        'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
+      const body = { model, max_tokens: 64, stream: true, messages: [{ role: 'user', content: 'go' }] };
+      await fc.assert(
+        fc.asyncProperty(mangled(valid, error), async (chunks) => {
+          const sent = parseStream(new TextDecoder().decode(Buffer.concat(chunks)));
+          const { status, text } = await relay('/v1/messages', body, chunks);
+          expect(status).toBe(200);
+          const got = parseStream(text);
+          const ending = anthropicEnding(sent);
+          const types = got.map((e) => objectOf(e.data)?.type);
+          if (ending.kind === 'malformed' && types.at(-1) === 'error') {
+            expect(types).not.toContain('message_stop');
+            return;
+          }
+          if (ending.kind === 'failed') {
+            expect(types.at(-1)).toBe('error');
+            expect(types).not.toContain('message_stop');
+            return;
+          }
+          expect(types).not.toContain('error');
+          expect(types.at(-1)).toBe('message_stop');
+          // the message's events in order; everything else (pings, comments, unknown events) kept too
+          const core = (events: readonly Event[]) =>
+            events
+              .map((e) => objectOf(e.data))
+              .filter(
+                (o) => typeof o?.type === 'string' && /^(message|content_block)_/.test(o.type as string),
+              );
+          const upTo = sent.slice(0, ending.at + 1);
+          expect(core(got)).toEqual(core(upTo));
+          const rest = (events: readonly Event[]) =>
+            events
+              .filter((e) => !/^(message|content_block)_/.test(String(objectOf(e.data)?.type)))
+              .map((e) => `${e.event}|${e.data}`)
+              .sort();
+          expect(rest(got)).toEqual(rest(upTo));
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    LIMIT_MS,
+  );
+
+  it(
+    'Chat Completions: relays complete streams chunk for chunk, ends broken ones with an error chunk',
+    async () => {
+      const model = 'gpt-4o';
+      const valid = [
+        ...openaiChunks(
+          {
+            kind: 'openai',
+            content: TEXT,
+            toolCalls: [{ id: 'call_9', name: 'bash', arguments: '{"cmd":"make"}' }],
+          },
+          3,
+          { json: { model, stream_options: { include_usage: true } } },
+        ),
+        'data: [DONE]\n\n',
+      ];
+      const error =
+        'data: {"error":{"message":"Overloaded","type":"server_error","param":null,"code":null}}\n\n';
+      const body = {
+        model,
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'go' }],
+      };
+      await fc.assert(
+        fc.asyncProperty(mangled(valid, error), async (chunks) => {
+          const sent = parseStream(new TextDecoder().decode(Buffer.concat(chunks)));
+          const { status, text } = await relay('/v1/chat/completions', body, chunks);
+          expect(status).toBe(200);
+          const got = parseStream(text);
+          const ending = chatEnding(sent);
+          if (ending.kind === 'failed') {
+            expect(objectOf(got.at(-1)?.data ?? '')?.error).toBeDefined();
+            expect(got.map((e) => e.data)).not.toContain('[DONE]');
+            return;
+          }
+          expect(got.at(-1)?.data).toBe('[DONE]');
+          expect(got.some((e) => objectOf(e.data)?.error !== undefined)).toBe(false);
+          // every chunk with data, in order; the usage-only chunk is held to the end by design
+          const chunksOf = (events: readonly Event[]) => {
+            const data = events.map((e) => e.data).filter((d) => d.length > 0 && d !== '[DONE]');
+            const usage = data.filter((d) => (objectOf(d)?.choices as unknown[] | undefined)?.length === 0);
+            return [...data.filter((d) => !usage.includes(d)), ...usage];
+          };
+          expect(chunksOf(got)).toEqual(chunksOf(sent.slice(0, ending.at + 1)));
+        }),
+        { numRuns: RUNS },
+      );
+    },
+    LIMIT_MS,
+  );
 
   // Two relay behaviours the fuzzing above found, pinned: without a splice the client gets exactly the
   // upstream's events — no message_delta made up when the upstream sent none, and a block whose start
