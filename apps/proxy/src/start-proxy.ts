@@ -48,7 +48,8 @@ export interface StartProxyOptions {
   readonly compressWorkers?: number;
   /**
    * The compress worker's file, for a program that bundles the proxy into files of its own (default:
-   * `compress-worker.js` beside the proxy's code). Node flags the worker needs go in `execArgv`.
+   * `compress-worker.js` beside the proxy's code). Node flags the worker needs go in `execArgv`
+   * (default: the proxy's own, inherited).
    */
   readonly compressWorkerScript?: { readonly filename: string; readonly execArgv?: readonly string[] };
   /** Where log lines go (default stderr). Lines never carry request content or credentials. */
@@ -135,12 +136,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     size: options.keepModel ? 0 : (proxy.compressWorkers ?? defaultCompressWorkers()),
     keepModel: keepModelFallback ? { type: 'salience' } : config.keepModel,
     tiers: config.tiers,
-    ...(options.compressWorkerScript && {
-      script: {
-        filename: options.compressWorkerScript.filename,
-        execArgv: options.compressWorkerScript.execArgv ?? process.execArgv,
-      },
-    }),
+    ...(options.compressWorkerScript && { script: options.compressWorkerScript }),
     log,
   });
   // Workers start beside the rest; the proxy listens once they answered (or after a bound, compressing

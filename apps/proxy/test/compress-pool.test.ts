@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeUpstream, type ReceivedRequest } from './fake-upstream.js';
 import { buildLog, firstHandle, startTestProxy, type TestProxy } from './fixtures.js';
@@ -170,5 +172,22 @@ describe('compress workers that cannot start', { timeout: 20_000 }, () => {
     expect(sent).toHaveLength(2);
     expect(sent[0]).toBe(sent[1]);
     expect(sent[0]).toMatch(/handle=dh_/);
+  });
+});
+
+describe('a proxy started with V8 flags', { timeout: 60_000 }, () => {
+  // Node refuses V8 and process-wide flags in a worker's own flag list: a proxy run as
+  // `node --max-semi-space-size=4 …` (the young generation capped to save memory) lost its workers
+  // and compressed in-thread.
+  it('still starts its compress worker', async () => {
+    const child = fileURLToPath(new URL('./fixtures/proxy-with-flags.ts', import.meta.url));
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--max-semi-space-size=4', '--title=distil-flags', '--import', 'tsx', child],
+      { cwd: fileURLToPath(new URL('..', import.meta.url)), timeout: 50_000 },
+    );
+    const logs = JSON.parse(stdout.trim().split('\n').at(-1)!) as string[];
+    expect(logs).toContain('1 compress worker ready');
+    expect(logs.join('\n')).not.toMatch(/did not start/);
   });
 });

@@ -120,7 +120,7 @@ export class CompressPool {
       };
       pool = new Piscina({
         filename: script.filename,
-        execArgv: [...script.execArgv],
+        ...(script.execArgv && { execArgv: [...script.execArgv] }),
         minThreads: options.size,
         maxThreads: options.size,
         // Workers live as long as the proxy: a restarted one would load its keep model again.

@@ -5,7 +5,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /** Where the compress worker's code is, and the node flags a worker needs to run it. */
 export interface WorkerScript {
   readonly filename: string;
-  readonly execArgv: readonly string[];
+  /**
+   * The worker's node flags; absent, it inherits the proxy's own. Node rejects a list that names V8 or
+   * process-wide flags (`--max-semi-space-size`, `--title`, …) with ERR_WORKER_INVALID_EXEC_ARGV, while
+   * inheriting them is fine, so a proxy started with such flags keeps its workers only by inheriting.
+   */
+  readonly execArgv?: readonly string[];
 }
 
 /**
@@ -17,10 +22,10 @@ export interface WorkerScript {
  */
 export function compressWorkerScript(): WorkerScript | null {
   const built = new URL('./compress-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(built))) return { filename: built.href, execArgv: process.execArgv };
+  if (existsSync(fileURLToPath(built))) return { filename: built.href };
   const source = new URL('./compress-worker.ts', import.meta.url);
   if (existsSync(fileURLToPath(source))) {
-    const flags = process.execArgv;
+    const flags = moduleFlags(process.execArgv);
     const hasTsx = flags.some(
       (flag, i) =>
         /^--(import|loader)=.*tsx/.test(flag) ||
@@ -29,6 +34,27 @@ export function compressWorkerScript(): WorkerScript | null {
     return { filename: source.href, execArgv: hasTsx ? flags : [...flags, '--import', tsxLoader()] };
   }
   return null;
+}
+
+/** Flags that load or resolve modules, with their values: what a worker running sources must share. */
+const MODULE_FLAGS = /^(?:--import|--require|-r|--loader|--experimental-loader|--conditions|-C)$/;
+
+/**
+ * The flags of `execArgv` that say how modules load (`--import tsx`, `--conditions …`, source maps),
+ * in order. An explicit list must leave out V8 and process-wide flags, which Node refuses in a worker's
+ * own list (see WorkerScript); these are what running the TypeScript sources in a worker needs.
+ */
+export function moduleFlags(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const flag = execArgv[i]!;
+    const name = flag.split('=', 1)[0]!;
+    if (MODULE_FLAGS.test(name)) {
+      kept.push(flag);
+      if (!flag.includes('=') && i + 1 < execArgv.length) kept.push(execArgv[++i]!);
+    } else if (name === '--enable-source-maps' || name.startsWith('--experimental-')) kept.push(flag);
+  }
+  return kept;
 }
 
 /** tsx's loader, resolved from here (the workspace's dev dependency), whatever the working directory. */
