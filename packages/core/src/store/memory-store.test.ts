@@ -60,6 +60,8 @@ describe('MemoryRestoreStore', () => {
     const out = await store.get(handle);
     out[1] = 0;
     expect(new TextDecoder().decode(await store.get(handle))).toBe('hello');
+    // a buffer of its own, not a view into memory shared with anything else
+    expect(out.buffer.byteLength).toBe(out.byteLength);
   });
 
   it('evicts the least recently used originals past maxBytes', async () => {

@@ -18,13 +18,47 @@ export interface MemoryRestoreStoreOptions {
 /** Default bound of the in-memory store: generous for one process, small beside a machine's memory. */
 export const DEFAULT_MEMORY_STORE_MAX_BYTES = 256 * 1024 ** 2;
 
-interface HeldOriginal {
-  readonly digest: string;
-  /** The original, or its raw-deflate stream when `packed`. */
-  readonly bytes: Uint8Array;
-  readonly packed: boolean;
-  /** The original's length (what `maxBytes` bounds). */
-  readonly length: number;
+/**
+ * An original as held: one latin1 string (every byte 0–255 one character) of the full digest's 32 bytes,
+ * then the original or its raw-deflate stream. A proxy's store holds hundreds of thousands of short fold
+ * originals; as a Uint8Array each (with its ArrayBuffer, backing store and a hex digest string beside it)
+ * one took ~400 bytes of heap besides its own, ~60 MB for a thousand sessions, where a string takes its
+ * header and its bytes.
+ */
+class HeldOriginal {
+  constructor(
+    readonly record: string,
+    /** The original's length (what `maxBytes` bounds); longer than the held bytes when deflated. */
+    readonly length: number,
+  ) {}
+
+  /** Whether the bytes are the original's raw-deflate stream (only kept when shorter, see pack). */
+  get packed(): boolean {
+    return this.record.length - DIGEST_BYTES < this.length;
+  }
+
+  /** The held bytes: the original, or its deflate stream. */
+  get bytes(): Buffer {
+    const out = Buffer.allocUnsafeSlow(this.record.length - DIGEST_BYTES);
+    out.write(this.record.slice(DIGEST_BYTES), 'latin1');
+    return out;
+  }
+
+  /** Whether it holds the original of this full digest (hex). */
+  holds(digest: string): boolean {
+    return this.record.startsWith(Buffer.from(digest, 'hex').toString('latin1'));
+  }
+}
+
+/** Bytes of a SHA-256 digest: each held record starts with its own. */
+const DIGEST_BYTES = 32;
+
+/** The record of an original (see HeldOriginal): its digest's bytes, then `bytes`, in one flat string. */
+function recordOf(digest: string, bytes: Uint8Array): string {
+  const record = Buffer.allocUnsafe(DIGEST_BYTES + bytes.byteLength);
+  record.write(digest, 'hex');
+  record.set(bytes, DIGEST_BYTES);
+  return record.toString('latin1');
 }
 
 /** Originals shorter than this are kept as they are: deflating them saves too little to pay for. */
@@ -45,19 +79,16 @@ const inflateRawAsync = promisify(inflateRaw);
  * a proxy holding a thousand sessions' originals in memory held ~190 KB per conversation as they were.
  * Level 1 costs ~20 µs for a 5 KB log, paid once when the original is first stored; a get inflates it.
  */
-async function pack(original: Uint8Array): Promise<{ bytes: Uint8Array; packed: boolean }> {
+async function pack(original: Uint8Array): Promise<Uint8Array> {
   if (original.byteLength >= MIN_PACKED_BYTES) {
     const options = { level: constants.Z_BEST_SPEED };
     const deflated =
       original.byteLength >= POOLED_BYTES
         ? await deflateRawAsync(original, options)
         : deflateRawSync(original, options);
-    // copied out: zlib's output may be a view into a larger buffer, which would be held whole
-    if (deflated.byteLength * 4 <= original.byteLength * 3)
-      return { bytes: new Uint8Array(deflated), packed: true };
+    if (deflated.byteLength * 4 <= original.byteLength * 3) return deflated;
   }
-  // the caller's own copy (see put), held as it is
-  return { bytes: original, packed: false };
+  return original;
 }
 
 /**
@@ -90,7 +121,7 @@ export class MemoryRestoreStore implements RestoreStore {
   /** Bytes the held originals take in memory (the long ones deflated). */
   get heldBytes(): number {
     let held = 0;
-    for (const original of this.#held.values()) held += original.bytes.byteLength;
+    for (const original of this.#held.values()) held += original.record.length - DIGEST_BYTES;
     return held;
   }
 
@@ -99,7 +130,7 @@ export class MemoryRestoreStore implements RestoreStore {
     const address = addressOf(original);
     const existing = this.#held.get(address.handle);
     if (existing) {
-      if (existing.digest !== address.digest) throw new HandleCollisionError(address.handle);
+      if (!existing.holds(address.digest)) throw new HandleCollisionError(address.handle);
       this.#touch(address.handle, existing);
       return address.handle;
     }
@@ -112,8 +143,8 @@ export class MemoryRestoreStore implements RestoreStore {
     if (pending) return pending.then(() => this.put(original));
     // copied before the first await: the caller may reuse its buffer as soon as put returns a promise
     const copy = Uint8Array.from(original);
-    const stored = pack(copy).then((held) => {
-      this.#held.set(address.handle, { digest: address.digest, ...held, length: copy.byteLength });
+    const stored = pack(copy).then((bytes) => {
+      this.#held.set(address.handle, new HeldOriginal(recordOf(address.digest, bytes), copy.byteLength));
       this.#bytes += copy.byteLength;
       this.#evict();
       return address.handle;
@@ -132,9 +163,10 @@ export class MemoryRestoreStore implements RestoreStore {
     const held = this.#held.get(handle);
     if (!held) throw new UnknownHandleError(handle);
     this.#touch(handle, held);
-    if (!held.packed) return Uint8Array.from(held.bytes);
-    const inflated =
-      held.length >= POOLED_BYTES ? await inflateRawAsync(held.bytes) : inflateRawSync(held.bytes);
+    // a fresh buffer of its own either way: a caller may write to it, or hand its `.buffer` on
+    const bytes = held.bytes;
+    if (!held.packed) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const inflated = held.length >= POOLED_BYTES ? await inflateRawAsync(bytes) : inflateRawSync(bytes);
     return new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.byteLength);
   }
 
