@@ -10,7 +10,7 @@ import {
   parseOrThrow,
   type RestoreStore,
 } from '@distil/contract';
-import { countTokens, distilHome, openRestoreStore } from '@distil/core';
+import { countTokens, diskStoreOptions, distilHome, openRestoreStore } from '@distil/core';
 import { z } from 'zod';
 import { guardKeepModel, guardStore } from './fail-open/part-failure.js';
 import { createUpstreamAgent } from './http/upstream.js';
@@ -137,6 +137,11 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     keepModel: keepModelFallback ? { type: 'salience' } : config.keepModel,
     tiers: config.tiers,
     ...(options.compressWorkerScript && { script: options.compressWorkerScript }),
+    // a store this proxy opened on disk: its workers write the originals there themselves
+    ...(!options.store &&
+      config.restoreStore.type === 'disk' && {
+        diskStore: diskStoreOptions(config.restoreStore, options.home),
+      }),
     log,
   });
   // Workers start beside the rest; the proxy listens once they answered (or after a bound, compressing

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { SalienceKeepModel } from '@distil/codec';
+import { DistilConfig } from '@distil/contract';
+import { DiskRestoreStore, MemoryRestoreStore } from '@distil/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompressPool } from '../src/pool/compress-pool.js';
 import { FakeUpstream, type ReceivedRequest } from './fake-upstream.js';
 import { buildLog, firstHandle, startTestProxy, type TestProxy } from './fixtures.js';
 
@@ -172,6 +176,132 @@ describe('compress workers that cannot start', { timeout: 20_000 }, () => {
     expect(sent).toHaveLength(2);
     expect(sent[0]).toBe(sent[1]);
     expect(sent[0]).toMatch(/handle=dh_/);
+  });
+});
+
+describe('compress workers beside a disk store', { timeout: 20_000 }, () => {
+  // A proxy that opened its disk store from config has its workers put the originals there themselves;
+  // the proxy's thread then reads them back for an expand.
+  const upstream = new FakeUpstream();
+  const folder = mkdtempSync(join(tmpdir(), 'distil-pool-disk-'));
+  let onDisk: TestProxy;
+  let inThread: TestProxy;
+  beforeAll(async () => {
+    await upstream.start();
+    [onDisk, inThread] = await Promise.all([
+      startTestProxy(upstream, {
+        keepModel: undefined,
+        store: undefined,
+        config: {
+          keepModel: { type: 'salience' },
+          proxy: { compressWorkers: 1 },
+          restoreStore: { type: 'disk', path: join(folder, 'store') },
+        },
+      }),
+      startTestProxy(upstream, byConfig(0)),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([onDisk.close(), inThread.close()]);
+    await upstream.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('sends the bytes of in-thread compression, every fold on disk as the worker put it', async () => {
+    expect(onDisk.logs).toContain('1 compress worker ready');
+    expect(onDisk.logs.join('\n')).not.toMatch(/did not open|compressing in the proxy's thread/);
+    const log = buildLog(1100, 'disk');
+    await (await post(onDisk, request('disk', log), 'disk-a')).text();
+    await (await post(inThread, request('disk', log), 'disk-b')).text();
+    const sent = upstream.received.filter((r) => r.body.includes('(disk)')).map((r) => r.body);
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toBe(sent[1]);
+    const handles = [...sent[0]!.matchAll(/handle=(dh_[0-9a-f]{12})/g)].map((m) => m[1] as `dh_${string}`);
+    expect(handles.length).toBeGreaterThan(0);
+    const store = await DiskRestoreStore.open({ path: join(folder, 'store') });
+    for (const handle of handles) expect(log).toContain(new TextDecoder().decode(await store.get(handle)));
+  });
+
+  it('expands a handle the worker stored, from the proxy’s thread', async () => {
+    const log = buildLog(1200, 'disk-expand');
+    let handle = '';
+    upstream.script(
+      (req) => {
+        handle = firstHandle(req.body);
+        return {
+          kind: 'anthropic',
+          content: [{ type: 'tool_use', id: 'toolu_d', name: 'distil_expand', input: { handle } }],
+        };
+      },
+      { kind: 'anthropic', content: [{ type: 'text', text: 'found it' }] },
+    );
+    const reply = await post(onDisk, request('disk-expand', log), 'disk-expand');
+    expect(await reply.text()).toContain('found it');
+    const results = JSON.stringify(upstream.received.at(-1)!.json);
+    const store = await DiskRestoreStore.open({ path: join(folder, 'store') });
+    const original = new TextDecoder().decode(await store.get(handle as `dh_${string}`));
+    expect(original.split('\n').length).toBeGreaterThan(10);
+    expect(results).toContain(JSON.stringify(original).slice(1, -1));
+  });
+
+  it('puts the originals from the worker, not from the proxy’s thread', async () => {
+    const path = join(folder, 'pool-store');
+    const pool = new CompressPool({
+      size: 1,
+      keepModel: { type: 'salience' },
+      tiers: DistilConfig.parse({}).tiers,
+      diskStore: { path },
+      log: () => {},
+    });
+    await pool.ready;
+    try {
+      // the store this thread would put into: it must receive nothing
+      const here = new MemoryRestoreStore();
+      const text = buildLog(1000, 'worker-puts');
+      const block = { id: 'b', role: 'tool', kind: 'log', text, trusted: false } as const;
+      const compressed = await pool.compress(block, {
+        keepModel: new SalienceKeepModel(),
+        store: here,
+        tiers: DistilConfig.parse({}).tiers,
+      });
+      expect(compressed.handles.length).toBeGreaterThan(0);
+      expect(here.size).toBe(0);
+      const disk = await DiskRestoreStore.open({ path });
+      for (const handle of compressed.handles)
+        expect(text).toContain(new TextDecoder().decode(await disk.get(handle)));
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('hands the originals back when the disk store will not open in a worker', async () => {
+    const lines: string[] = [];
+    const pool = new CompressPool({
+      size: 1,
+      keepModel: { type: 'salience' },
+      tiers: DistilConfig.parse({}).tiers,
+      // a folder under a file: mkdir fails with ENOTDIR
+      diskStore: { path: join(folder, 'not-a-folder', 'store') },
+      log: (line) => lines.push(line),
+    });
+    writeFileSync(join(folder, 'not-a-folder'), '');
+    await pool.ready;
+    try {
+      expect(lines.join('\n')).toMatch(/the disk store did not open in a compress worker \(Error ENOTDIR\)/);
+      const store = new MemoryRestoreStore();
+      const text = buildLog(1000, 'handed');
+      const block = { id: 'b', role: 'tool', kind: 'log', text, trusted: false } as const;
+      const compressed = await pool.compress(block, {
+        keepModel: new SalienceKeepModel(),
+        store,
+        tiers: DistilConfig.parse({}).tiers,
+      });
+      expect(compressed.handles.length).toBeGreaterThan(0);
+      for (const handle of compressed.handles)
+        expect(text).toContain(new TextDecoder().decode(await store.get(handle)));
+    } finally {
+      await pool.close();
+    }
   });
 });
 

@@ -1,6 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { type Block, HandleCollisionError, type KeepModelConfig, type TierConfig } from '@distil/contract';
-import { type CompressedBlock, type CompressOptions, compressBlock, sharedTokenTable } from '@distil/core';
+import {
+  type CompressedBlock,
+  type CompressOptions,
+  compressBlock,
+  type DiskRestoreStoreOptions,
+  sharedTokenTable,
+} from '@distil/core';
 import { Piscina } from 'piscina';
 import { errorLabel, PartFailure } from '../fail-open/part-failure.js';
 import { rememberBlockTokens } from './block-tokens.js';
@@ -40,6 +46,8 @@ export interface CompressPoolOptions {
   readonly inThreadBelowChars?: number;
   /** The worker's file (default: found beside this module, see compressWorkerScript). */
   readonly script?: WorkerScript;
+  /** The disk store the proxy opened from its config, for the workers to put originals in themselves. */
+  readonly diskStore?: DiskRestoreStoreOptions;
   /** Where the one line saying why the pool is not used goes. */
   readonly log: (line: string) => void;
 }
@@ -69,12 +77,14 @@ function errorOf(failure: WorkerFailure): unknown {
  * Compression of new blocks off the event loop, in a pool of worker threads (piscina: a kept-up pool
  * with a task queue, worker restarts and clean shutdown; nothing here needs more than `run`).
  *
- * The restore store stays in this thread. A worker compresses against a recording store and answers the
- * compressed block with every original it stored; handles are content-addressed (a hash of the
+ * A disk store the proxy opened from its config is opened by each worker too, and a worker puts its
+ * originals there itself (the folder is safe to share: every put is atomic and checks collisions on
+ * disk). Any other store stays in this thread: a worker compresses against a recording store and answers
+ * the compressed block with every original it stored; handles are content-addressed (a hash of the
  * original), so the handles in the worker's text are the ones the real store gives, and the originals
- * are put into the real store here, in the order compression stored them, before the block is used. A
- * store that fails fails the block exactly as compressing in-thread does (`PartFailure` 'store': the
- * request goes upstream untouched). The result is byte-identical to `compressBlock` in this thread: the
+ * are put into the real store here, in the order compression stored them, before the block is used.
+ * Either way a store that fails fails the block exactly as compressing in-thread does (`PartFailure`
+ * 'store': the request goes upstream untouched). The result is byte-identical to `compressBlock` in this thread: the
  * same function on the same block, anchors, context, tiers and keep model (rebuilt from its config). The
  * one case a worker cannot see — a short-handle collision with an original already in the real store —
  * sends the block back to be compressed here, where the store refuses it as it always did.
@@ -117,6 +127,7 @@ export class CompressPool {
         keepModel: options.keepModel,
         tiers: options.tiers,
         ...tokenTableForWorkers(),
+        ...(options.diskStore && { diskStore: options.diskStore }),
       };
       pool = new Piscina({
         filename: script.filename,
@@ -144,6 +155,11 @@ export class CompressPool {
         this.#log(`${options.size} compress worker${options.size === 1 ? '' : 's'} ready`);
         if (answers.some((answer) => 'ready' in answer && !answer.sharedTokenTable))
           this.#log('the compress workers count tokens with tables of their own (none was shared)');
+        const unopened = answers.find((answer) => 'ready' in answer && answer.storeUnopened);
+        if (unopened && 'ready' in unopened)
+          this.#log(
+            `the disk store did not open in a compress worker (${unopened.storeUnopened}): its originals are put from the proxy's thread`,
+          );
       },
       (error: unknown) => this.#giveUp(`the compress workers did not start (${errorLabel(error)})`),
     );

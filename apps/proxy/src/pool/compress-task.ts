@@ -1,5 +1,5 @@
 import type { Block, KeepContext, KeepModelConfig, TierConfig } from '@distil/contract';
-import type { CompressedBlock } from '@distil/core';
+import type { CompressedBlock, DiskRestoreStoreOptions } from '@distil/core';
 import type { BypassReason } from '../fail-open/part-failure.js';
 import type { RecordedPut } from './recording-store.js';
 
@@ -12,6 +12,12 @@ export interface CompressWorkerData {
    * with the same memory. Absent when the proxy's thread could not build it; a worker then builds its own.
    */
   readonly tokenTable?: SharedArrayBuffer;
+  /**
+   * The proxy's disk store, when it opened one from its config: a folder any thread may write (every put
+   * atomic, idempotent and collision-checked on disk), so a worker puts its originals there itself.
+   * Absent, a worker hands its originals back to the proxy's thread, which owns the store.
+   */
+  readonly diskStore?: DiskRestoreStoreOptions;
 }
 
 /** A worker's answer to the ready check. */
@@ -19,6 +25,8 @@ export interface ReadyAnswer {
   readonly ready: true;
   /** False when the worker counts with a token table of its own: none, or not a table, was handed to it. */
   readonly sharedTokenTable: boolean;
+  /** Why the worker hands its originals back although it was given the disk store (it did not open). */
+  readonly storeUnopened?: string;
 }
 
 /**
@@ -48,6 +56,7 @@ export type CompressAnswer =
   | {
       readonly ok: true;
       readonly compressed: CompressedBlock;
+      /** The originals for the proxy's thread to put (none when the worker put them in the disk store). */
       readonly puts: readonly RecordedPut[];
       /** o200k tokens of the block and of the compressed text, when compression changed the block. */
       readonly tokens?: { readonly original: number; readonly compressed: number };

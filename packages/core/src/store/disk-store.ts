@@ -24,6 +24,11 @@ export interface DiskRestoreStoreOptions {
   readonly maxAgeDays?: number;
   /** Run the eviction sweep after this many puts (default 256); it also runs on open. */
   readonly sweepEveryPuts?: number;
+  /**
+   * Sweep on open (default true). A second opener of a folder another one already swept (a proxy's
+   * compress worker beside the proxy) skips it: the puts still start sweeps of their own.
+   */
+  readonly sweepOnOpen?: boolean;
 }
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -92,12 +97,13 @@ export class DiskRestoreStore implements RestoreStore {
 
   /**
    * Opens (creating when absent) the store folder: checks ownership and permissions, removes temp files of
-   * crashed writers and runs the eviction sweep. Throws UnsafeStoreFolderError for an unsafe folder.
+   * crashed writers and runs the eviction sweep (unless `sweepOnOpen` is false). Throws
+   * UnsafeStoreFolderError for an unsafe folder.
    */
   static async open(options: DiskRestoreStoreOptions): Promise<DiskRestoreStore> {
     const store = new DiskRestoreStore(options);
     await ensureOwnerOnlyFolder(store.path);
-    await store.sweep();
+    if (options.sweepOnOpen !== false) await store.sweep();
     return store;
   }
 

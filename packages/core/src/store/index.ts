@@ -8,6 +8,7 @@ export {
 export {
   type ClosableRestoreStore,
   defaultStorePath,
+  diskStoreOptions,
   openRestoreStore,
   RESTORE_STORE_BACKENDS,
 } from './open-restore-store.js';

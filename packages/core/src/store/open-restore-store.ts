@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { parseOrThrow, type RestoreStore, RestoreStoreConfig } from '@distil/contract';
 import { distilHome } from '../home.js';
-import { DiskRestoreStore } from './disk-store.js';
+import { DiskRestoreStore, type DiskRestoreStoreOptions } from './disk-store.js';
 import { MemoryRestoreStore } from './memory-store.js';
 import { RedisRestoreStore } from './redis-store.js';
 
@@ -18,6 +18,18 @@ export function defaultStorePath(home: string = distilHome()): string {
   return join(home, 'store');
 }
 
+/** The disk store's options for its config: the folder defaults to `<home>/store`. */
+export function diskStoreOptions(
+  config: Extract<RestoreStoreConfig, { type: 'disk' }>,
+  home: string = distilHome(),
+): DiskRestoreStoreOptions {
+  return {
+    path: config.path ?? defaultStorePath(home),
+    ...(config.maxBytes !== undefined && { maxBytes: config.maxBytes }),
+    ...(config.maxAgeDays !== undefined && { maxAgeDays: config.maxAgeDays }),
+  };
+}
+
 /**
  * Every RestoreStore backend, by the `type` of its config. Each entry knows how to open itself; the
  * Redis entry loads ioredis only when it is chosen.
@@ -25,12 +37,7 @@ export function defaultStorePath(home: string = distilHome()): string {
 export const RESTORE_STORE_BACKENDS: Readonly<{ [T in RestoreStoreConfig['type']]: BackendOpener<T> }> =
   Object.freeze({
     memory: async () => new MemoryRestoreStore(),
-    disk: (config, home) =>
-      DiskRestoreStore.open({
-        path: config.path ?? defaultStorePath(home),
-        maxBytes: config.maxBytes,
-        maxAgeDays: config.maxAgeDays,
-      }),
+    disk: (config, home) => DiskRestoreStore.open(diskStoreOptions(config, home)),
     redis: (config) => RedisRestoreStore.connect({ url: config.url, ttlSeconds: config.ttlSeconds }),
   });
 
