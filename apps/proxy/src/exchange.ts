@@ -29,6 +29,12 @@ export interface PreparedExchange extends Exchange {
   /** Tokens of earlier distil exchanges (calls and expansions) the proxy put back into this request. */
   readonly splicedTokens: number;
   readonly model: string;
+  /**
+   * The caller's grants for the handles new in this request (handle-owners.ts), written while the request
+   * is upstream and awaited before any of the reply goes to the client: a reply the client holds means
+   * its handles expand for it on every replica. Never rejects (a grant that fails is logged).
+   */
+  readonly granted: Promise<void>;
 }
 
 /**

@@ -1,5 +1,8 @@
+import type { RestoreStore } from '@distil/contract';
+import { MemoryRestoreStore } from '@distil/core';
 import { describe, expect, it } from 'vitest';
 import type { ReceivedRequest, Reply } from './fake-upstream.js';
+import { FakeUpstream } from './fake-upstream.js';
 import { buildLog, firstHandle, startTestProxy, useTestProxy } from './fixtures.js';
 
 // A handle resolves through distil_expand only for the caller the proxy issued it to: a stub copied into
@@ -97,6 +100,56 @@ describe('handles are scoped to the caller they were issued to', () => {
       expect(other).not.toContain('replica-build step');
     } finally {
       await replica.close();
+    }
+  });
+});
+
+describe('handle grants', () => {
+  // A grant is a 64-byte record per handle; against a disk store each waits on fsyncs. The proxy writes
+  // them while the request is upstream, and lets none of the reply out before they are written.
+  it('are written while the model reads the request, and the reply waits for them', async () => {
+    const upstream = await new FakeUpstream().start();
+    const inner = new MemoryRestoreStore();
+    let grantsWritten = -1;
+    let pendingGrants = 0;
+    const slowGrants: RestoreStore = {
+      put: async (original) => {
+        if (original.byteLength !== 64) return inner.put(original);
+        pendingGrants += 1;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const handle = await inner.put(original);
+        if (--pendingGrants === 0) grantsWritten = performance.now();
+        return handle;
+      },
+      get: (handle) => inner.get(handle),
+      has: (handle) => inner.has(handle),
+    };
+    const proxy = await startTestProxy(upstream, { store: slowGrants as MemoryRestoreStore });
+    try {
+      let upstreamAt = -1;
+      upstream.script(() => {
+        upstreamAt = performance.now();
+        return { kind: 'anthropic', content: [{ type: 'text', text: 'done' }] };
+      });
+      const response = await fetch(`${proxy.url}/v1/messages`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key': 'sk-grants',
+          'anthropic-version': '2023-06-01',
+        },
+        body: JSON.stringify(body(buildLog(300, 'grant-build'))),
+      });
+      const replyAt = performance.now();
+      expect(await response.text()).toContain('done');
+      expect(upstreamAt).toBeGreaterThan(0);
+      expect(grantsWritten).toBeGreaterThan(0);
+      // upstream first, then the grants, then the reply
+      expect(upstreamAt).toBeLessThan(grantsWritten);
+      expect(grantsWritten).toBeLessThanOrEqual(replyAt);
+    } finally {
+      await proxy.close();
+      await upstream.close();
     }
   });
 });

@@ -118,7 +118,8 @@ export async function rewriteRequest<R extends { model: string }>(
     const { count, error } = outcome.failed;
     standAside(exchange, bypassReasonOf(error), error, `${count} tool outputs sent whole`);
   }
-  await grantIssued(exchange, session, outcome.issued);
+  // against the disk store every grant waits on its own fsyncs: they run while the request is upstream
+  const granted = grantIssued(exchange, session, outcome.issued);
   const wanted =
     rt.config.expandLoopCap > 0 &&
     (outcome.handles.size > 0 || session.toolsOffered || declaresTools(request));
@@ -138,6 +139,7 @@ export async function rewriteRequest<R extends { model: string }>(
     offered,
     splicedTokens,
     model: request.model,
+    granted,
   };
   return { prepared, body, rewritten };
 }

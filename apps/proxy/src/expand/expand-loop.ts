@@ -141,6 +141,8 @@ export async function runExpandLoop<Reply>(
   };
   try {
     let upstream = await post(body, rewritten);
+    // the handle grants were written while the model read the request; none of the reply goes out first
+    await exchange.granted;
     for (let round = 0; ; round++) {
       const read = await channel.read(upstream, round);
       tally.read(read);
