@@ -5,13 +5,14 @@
  *   per concurrency  c clients, each sending the same warm ~200 KB body back to back, to each target in
  *                    turn (direct, pipe, Distil; two rounds, so all three see the same noise): added p50/p99
  *                    over direct, and requests per second;
- *   cold beside warm a conversation that starts with one new ~200 KB tool result, sent one at a time while
- *                    warm streams run: its own added p50, and the warm streams' p50 with and without it
- *                    (what compressing a new block costs everybody else);
+ *   cold beside warm a conversation that starts with one new ~200 KB tool result: first alone, for the CPU
+ *                    it costs the proxy's event loop and its other threads (Linux: /proc); then sent one at
+ *                    a time while warm streams run: its own added p50, and the warm streams' p50 with and
+ *                    without it (what compressing a new block costs everybody else);
  *   memory           the proxy's RSS with 100 and with 1,000 live sessions.
  */
 
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { AUTH, bigToolResult, conversation, ROUTE } from './proxy-dialects.js';
 
@@ -47,6 +48,30 @@ const ms = (value: number): string => `${value >= 0 ? '+' : ''}${value.toFixed(2
 
 function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+/**
+ * CPU seconds (user + system) of a process's threads, from /proc: its main thread (the event loop) and
+ * all the others (compress workers, V8's GC helpers, libuv's pool). Null where /proc is not there.
+ */
+function threadCpu(pid: number): { main: number; others: number } | null {
+  const cpuOf = (stat: string): number => {
+    // fields after the command name, which may hold spaces: utime and stime are the 12th and 13th
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  };
+  try {
+    let main = 0;
+    let others = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const cpu = cpuOf(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'));
+      if (Number(tid) === pid) main = cpu;
+      else others += cpu;
+    }
+    return { main, others };
+  } catch {
+    return null;
+  }
 }
 
 interface Target {
@@ -182,6 +207,22 @@ export async function coldBesideWarm(
   for (let i = 0; i < 40; i++)
     directWarm.push(await post(directAgent, `${options.upstream}${route}`, warmBody, auth));
   directAgent.destroy();
+
+  // Alone first: what one new result costs the proxy's event loop (which every other stream waits on)
+  // and its other threads, in CPU time (clock ticks of 10 ms, averaged over the requests).
+  const alone = 24;
+  const before = threadCpu(options.proxyPid);
+  for (let i = 0; i < alone; i++)
+    await post(coldAgent, proxyUrl, Buffer.from(bigToolResult(900 + i)), {
+      ...auth,
+      'x-distil-session': `alone-${i}`,
+    });
+  const after = threadCpu(options.proxyPid);
+  if (before && after)
+    console.log(
+      `  a new ~200 KB tool result alone (n=${alone}): CPU per result ${(((after.main - before.main) * 1000) / alone).toFixed(1)} ms ` +
+        `on the proxy's event loop, ${(((after.others - before.others) * 1000) / alone).toFixed(1)} ms on its other threads`,
+    );
 
   const warmAgent = new Agent({ keepAlive: true, maxSockets: streams });
   const warmHeaders = { ...auth, 'x-distil-session': 'warm' };
