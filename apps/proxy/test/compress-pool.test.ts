@@ -52,6 +52,25 @@ function receivedFor(upstream: FakeUpstream, id: string): ReceivedRequest {
   return found;
 }
 
+/**
+ * Scripts the upstream's next two replies: the model expands the first stub it sees, then answers
+ * "found it". Returns the handle it expanded, once it has.
+ */
+function expandFirstHandle(upstream: FakeUpstream): () => string {
+  let handle = '';
+  upstream.script(
+    (req) => {
+      handle = firstHandle(req.body);
+      return {
+        kind: 'anthropic',
+        content: [{ type: 'tool_use', id: 'toolu_x', name: 'distil_expand', input: { handle } }],
+      };
+    },
+    { kind: 'anthropic', content: [{ type: 'text', text: 'found it' }] },
+  );
+  return () => handle;
+}
+
 /** A proxy that loads its keep model from config, as installed (a KeepModel object keeps it in-thread). */
 const byConfig = (compressWorkers: number) => ({
   keepModel: undefined,
@@ -108,21 +127,11 @@ describe('compression in worker threads', { timeout: 20_000 }, () => {
 
   it('expands a handle folded in a worker to the exact original lines', async () => {
     const log = buildLog(1200, 'expand');
-    let handle = '';
-    upstream.script(
-      (req) => {
-        handle = firstHandle(req.body);
-        return {
-          kind: 'anthropic',
-          content: [{ type: 'tool_use', id: 'toolu_x', name: 'distil_expand', input: { handle } }],
-        };
-      },
-      { kind: 'anthropic', content: [{ type: 'text', text: 'found it' }] },
-    );
+    const handleOf = expandFirstHandle(upstream);
     const reply = await post(pooled, request('expand', log), 'pooled-expand');
     expect(reply.status).toBe(200);
     expect(await reply.text()).toContain('found it');
-    const original = new TextDecoder().decode(await pooled.store.get(handle as `dh_${string}`));
+    const original = new TextDecoder().decode(await pooled.store.get(handleOf() as `dh_${string}`));
     expect(log).toContain(original);
     expect(original.split('\n').length).toBeGreaterThan(10);
     // the follow-up the proxy sent upstream carries the original bytes as the expand's result
@@ -131,7 +140,7 @@ describe('compression in worker threads', { timeout: 20_000 }, () => {
     expect(results).toContain(JSON.stringify(original).slice(1, -1));
     // and the in-thread proxy folds the same lines behind the same handle
     await (await post(inThread, request('expand', log), 'alone-expand')).text();
-    expect(receivedFor(upstream, 'expand').body).toContain(`handle=${handle}`);
+    expect(receivedFor(upstream, 'expand').body).toContain(`handle=${handleOf()}`);
   });
 });
 
@@ -224,22 +233,12 @@ describe('compress workers beside a disk store', { timeout: 20_000 }, () => {
 
   it('expands a handle the worker stored, from the proxy’s thread', async () => {
     const log = buildLog(1200, 'disk-expand');
-    let handle = '';
-    upstream.script(
-      (req) => {
-        handle = firstHandle(req.body);
-        return {
-          kind: 'anthropic',
-          content: [{ type: 'tool_use', id: 'toolu_d', name: 'distil_expand', input: { handle } }],
-        };
-      },
-      { kind: 'anthropic', content: [{ type: 'text', text: 'found it' }] },
-    );
+    const handleOf = expandFirstHandle(upstream);
     const reply = await post(onDisk, request('disk-expand', log), 'disk-expand');
     expect(await reply.text()).toContain('found it');
     const results = JSON.stringify(upstream.received.at(-1)!.json);
     const store = await DiskRestoreStore.open({ path: join(folder, 'store') });
-    const original = new TextDecoder().decode(await store.get(handle as `dh_${string}`));
+    const original = new TextDecoder().decode(await store.get(handleOf() as `dh_${string}`));
     expect(original.split('\n').length).toBeGreaterThan(10);
     expect(results).toContain(JSON.stringify(original).slice(1, -1));
   });
