@@ -12,6 +12,11 @@ export interface ProxyRuntime {
   readonly config: ProxyConfig;
   readonly pricing: PricingConfig;
   readonly store: RestoreStore;
+  /**
+   * Puts a request's handle grants (handle-owners.ts) into the store: from a compress worker when the
+   * workers write the proxy's disk store (CompressPool.putInDiskStore), else from this thread.
+   */
+  readonly putGrants: (grants: readonly Uint8Array[]) => Promise<void>;
   readonly keepModel: KeepModel;
   readonly agent: Dispatcher;
   readonly sessions: SessionTable;

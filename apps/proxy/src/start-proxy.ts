@@ -177,6 +177,9 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     pricing: config.pricing,
     // The expand loop reads through a counting view of the store (expands per content class).
     store: operations.expandStore(store),
+    putGrants: async (grants) => {
+      await (pool.putInDiskStore(grants) ?? Promise.all(grants.map((grant) => store.put(grant))));
+    },
     keepModel,
     agent,
     sessions: new SessionTable(

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { SalienceKeepModel } from '@distil/codec';
-import { DistilConfig } from '@distil/contract';
+import { DistilConfig, handleFor } from '@distil/contract';
 import { DiskRestoreStore, MemoryRestoreStore } from '@distil/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { credentialDigest, ownsHandle } from '../src/expand/handle-owners.js';
 import { CompressPool } from '../src/pool/compress-pool.js';
 import { FakeUpstream, type ReceivedRequest } from './fake-upstream.js';
 import { buildLog, firstHandle, startTestProxy, type TestProxy } from './fixtures.js';
@@ -229,6 +230,10 @@ describe('compress workers beside a disk store', { timeout: 20_000 }, () => {
     expect(handles.length).toBeGreaterThan(0);
     const store = await DiskRestoreStore.open({ path: join(folder, 'store') });
     for (const handle of handles) expect(log).toContain(new TextDecoder().decode(await store.get(handle)));
+    // the caller's grants for them, which let it expand them on any replica, are on disk too
+    const owner = credentialDigest({ 'x-api-key': 'sk-test' });
+    for (const handle of handles) expect(await ownsHandle(store, handle, owner)).toBe(true);
+    expect(await ownsHandle(store, handles[0]!, credentialDigest({ 'x-api-key': 'sk-other' }))).toBe(false);
   });
 
   it('expands a handle the worker stored, from the proxy’s thread', async () => {
@@ -268,6 +273,10 @@ describe('compress workers beside a disk store', { timeout: 20_000 }, () => {
       const disk = await DiskRestoreStore.open({ path });
       for (const handle of compressed.handles)
         expect(text).toContain(new TextDecoder().decode(await disk.get(handle)));
+      // and originals handed to it, such as a request's grants, go to the disk store from the worker too
+      const grant = new TextEncoder().encode('a grant the worker puts');
+      await pool.putInDiskStore([grant]);
+      expect(await disk.has(handleFor(grant))).toBe(true);
     } finally {
       await pool.close();
     }
@@ -287,6 +296,7 @@ describe('compress workers beside a disk store', { timeout: 20_000 }, () => {
     await pool.ready;
     try {
       expect(lines.join('\n')).toMatch(/the disk store did not open in a compress worker \(Error ENOTDIR\)/);
+      expect(pool.putInDiskStore([new TextEncoder().encode('put here instead')])).toBeNull();
       const store = new MemoryRestoreStore();
       const text = buildLog(1000, 'handed');
       const block = { id: 'b', role: 'tool', kind: 'log', text, trusted: false } as const;

@@ -78,7 +78,7 @@ async function grantIssued(
   const fresh = [...issued].filter((handle) => !session.grantedHandles.has(handle));
   if (fresh.length === 0) return;
   try {
-    await grantHandles(exchange.rt.store, fresh, credentialDigest(exchange.req.headers));
+    await grantHandles(exchange.rt.putGrants, fresh, credentialDigest(exchange.req.headers));
     for (const handle of fresh) session.grantedHandles.add(handle);
   } catch (error) {
     exchange.rt.log(`handle grants not recorded (${error instanceof Error ? error.name : 'error'})`);

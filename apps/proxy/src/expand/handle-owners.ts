@@ -30,15 +30,17 @@ function grantBytes(handle: string, owner: CredentialDigest): Uint8Array {
   return new TextEncoder().encode(digest.digest('hex'));
 }
 
-/** Records that `owner` was issued `handles`. Idempotent: the same grant is the same bytes. */
+/**
+ * Records that `owner` was issued `handles`: their grants go to `putAll`, all at once (against the disk
+ * store each waits on its own fsyncs, and a new tool result issues a grant per fold). Idempotent: the
+ * same grant is the same bytes.
+ */
 export async function grantHandles(
-  store: RestoreStore,
+  putAll: (grants: readonly Uint8Array[]) => Promise<void>,
   handles: Iterable<string>,
   owner: CredentialDigest,
 ): Promise<void> {
-  // All at once: against the disk store each put waits on its own fsyncs, and a new tool result issues
-  // a grant per fold.
-  await Promise.all([...handles].map((handle) => store.put(grantBytes(handle, owner))));
+  await putAll([...handles].map((handle) => grantBytes(handle, owner)));
 }
 
 /** Whether `owner` was issued `handle` (false when the store cannot say: refusing is the safe answer). */

@@ -14,6 +14,8 @@ import {
   type CompressAnswer,
   type CompressTask,
   type CompressWorkerData,
+  type PutAnswer,
+  type PutTask,
   READY_CHECK,
   type ReadyAnswer,
   type WorkerFailure,
@@ -65,6 +67,12 @@ function tokenTableForWorkers(): { readonly tokenTable?: SharedArrayBuffer } {
   }
 }
 
+/** The pool's workers: what they are asked (compress-worker.ts) and what they answer. */
+type WorkerPool = Piscina<
+  CompressTask | PutTask | typeof READY_CHECK,
+  CompressAnswer | ReadyAnswer | PutAnswer
+>;
+
 /** A rebuilt error for what compression raised in a worker: the same part, class and code. */
 function errorOf(failure: WorkerFailure): unknown {
   const inner = failure.name === 'RangeError' ? new RangeError(failure.message) : new Error(failure.message);
@@ -94,10 +102,12 @@ function errorOf(failure: WorkerFailure): unknown {
  * compresses in-thread from then on.
  */
 export class CompressPool {
-  readonly #pool: Piscina<CompressTask | typeof READY_CHECK, CompressAnswer | ReadyAnswer> | null;
+  readonly #pool: WorkerPool | null;
   readonly #below: number;
   readonly #log: (line: string) => void;
   #state: 'starting' | 'ready' | 'in-thread' = 'starting';
+  /** Whether every worker opened the proxy's disk store (then putInDiskStore goes to them). */
+  #workersWriteDisk = false;
   /** Resolves once the pool is ready or given up on (for startup and tests; compress never waits). */
   ready: Promise<void> = Promise.resolve();
 
@@ -113,15 +123,13 @@ export class CompressPool {
     return this.#state;
   }
 
-  #start(
-    options: CompressPoolOptions,
-  ): Piscina<CompressTask | typeof READY_CHECK, CompressAnswer | ReadyAnswer> | null {
+  #start(options: CompressPoolOptions): WorkerPool | null {
     const script = options.script ?? compressWorkerScript();
     if (!script) {
       this.#giveUp('the compress worker script is not beside the proxy code');
       return null;
     }
-    let pool: Piscina<CompressTask | typeof READY_CHECK, CompressAnswer | ReadyAnswer>;
+    let pool: WorkerPool;
     try {
       const workerData: CompressWorkerData = {
         keepModel: options.keepModel,
@@ -160,6 +168,7 @@ export class CompressPool {
           this.#log(
             `the disk store did not open in a compress worker (${unopened.storeUnopened}): its originals are put from the proxy's thread`,
           );
+        this.#workersWriteDisk = options.diskStore !== undefined && !unopened;
       },
       (error: unknown) => this.#giveUp(`the compress workers did not start (${errorLabel(error)})`),
     );
@@ -180,7 +189,7 @@ export class CompressPool {
     const pool = this.#pool;
     if (!pool || this.#state !== 'ready' || block.text.length < this.#below || options.depth === 'lossless')
       return compressBlock(block, options);
-    let answer: CompressAnswer | ReadyAnswer;
+    let answer: CompressAnswer | ReadyAnswer | PutAnswer;
     try {
       answer = await pool.run({
         block,
@@ -193,6 +202,8 @@ export class CompressPool {
     }
     if ('ready' in answer) return compressBlock(block, options);
     if (!answer.ok) throw errorOf(answer.failure);
+    // (a compress task is answered with a compressed block; this only narrows the type)
+    if (!('compressed' in answer)) return compressBlock(block, options);
     // All at once, as compression itself stores a block's folds (started in the order it stored them).
     let handles: string[];
     try {
@@ -212,6 +223,21 @@ export class CompressPool {
         compressed: answer.tokens.compressed,
       });
     return answer.compressed;
+  }
+
+  /**
+   * Puts `originals` into the proxy's disk store from a worker, off this thread, where each would cost
+   * ~0.5 ms of it (a temp file, fsyncs, a link): a request's handle grants, a record per new handle. Null
+   * when the workers do not write that store (none, not ready, or it did not open in them): the caller
+   * puts the originals itself, as it does while blocks wait for a worker (the puts would wait behind
+   * them). A worker that fails answers the put's error; one that dies, its own.
+   */
+  putInDiskStore(originals: readonly Uint8Array[]): Promise<void> | null {
+    const pool = this.#pool;
+    if (!pool || this.#state !== 'ready' || !this.#workersWriteDisk || pool.queueSize > 0) return null;
+    return pool.run({ originals }).then((answer) => {
+      if ('ok' in answer && !answer.ok) throw errorOf(answer.failure);
+    });
   }
 
   /** Stops the workers (tasks in flight are answered first). */

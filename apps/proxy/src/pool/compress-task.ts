@@ -63,5 +63,18 @@ export type CompressAnswer =
     }
   | { readonly ok: false; readonly failure: WorkerFailure };
 
+/**
+ * Originals for a worker to put into the proxy's disk store, off the proxy's thread (a request's handle
+ * grants: a record per handle, each a file and its fsyncs). Only sent to workers that opened the store.
+ */
+export interface PutTask {
+  readonly originals: readonly Uint8Array[];
+}
+
+/** A worker's answer to a PutTask: the originals are in the store, or the error a put raised. */
+export type PutAnswer =
+  | { readonly ok: true; readonly put: number }
+  | { readonly ok: false; readonly failure: WorkerFailure };
+
 /** The task a worker answers once started: it loads its keep model and says it is ready (ReadyAnswer). */
 export const READY_CHECK = 'ready?';

@@ -15,8 +15,11 @@ import {
   type CompressAnswer,
   type CompressTask,
   type CompressWorkerData,
+  type PutAnswer,
+  type PutTask,
   READY_CHECK,
   type ReadyAnswer,
+  type WorkerFailure,
 } from './compress-task.js';
 import { RecordingStore } from './recording-store.js';
 
@@ -49,7 +52,7 @@ const diskStoreHere = (): Promise<RestoreStore | { readonly unopened: string } |
   return opened;
 };
 
-function failureOf(error: unknown): CompressAnswer {
+function failureOf(error: unknown): { readonly ok: false; readonly failure: WorkerFailure } {
   const reason = error instanceof PartFailure ? error.reason : undefined;
   const inner = error instanceof PartFailure ? error.cause : error;
   const name = inner instanceof Error ? inner.name : typeof inner;
@@ -83,12 +86,27 @@ async function warmUp(model: KeepModel): Promise<void> {
 
 const WARM_UP_ROUNDS = 4;
 
-/** Compresses one block (or, for the ready check, only loads the keep model and warms up). */
+/** Puts originals into the proxy's disk store (a PutTask: the pool sends it only when the store opened). */
+async function putAll(task: PutTask, disk: Awaited<ReturnType<typeof diskStoreHere>>): Promise<PutAnswer> {
+  if (!disk || 'unopened' in disk) return failureOf(new Error('the disk store is not open in this worker'));
+  try {
+    await Promise.all(task.originals.map((original) => disk.put(original)));
+    return { ok: true, put: task.originals.length };
+  } catch (error) {
+    return failureOf(error);
+  }
+}
+
+/**
+ * Compresses one block (or, for the ready check, only loads the keep model and warms up; for a PutTask,
+ * puts its originals into the disk store).
+ */
 export default async function compress(
-  task: CompressTask | typeof READY_CHECK,
-): Promise<CompressAnswer | ReadyAnswer> {
+  task: CompressTask | PutTask | typeof READY_CHECK,
+): Promise<CompressAnswer | ReadyAnswer | PutAnswer> {
   const model = await keepModel();
   const disk = await diskStoreHere();
+  if (task !== READY_CHECK && 'originals' in task) return putAll(task, disk);
   if (task === READY_CHECK) {
     await warmUp(model);
     return {
