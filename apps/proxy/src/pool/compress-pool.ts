@@ -90,12 +90,13 @@ function errorOf(failure: WorkerFailure): unknown {
  * disk). Any other store stays in this thread: a worker compresses against a recording store and answers
  * the compressed block with every original it stored; handles are content-addressed (a hash of the
  * original), so the handles in the worker's text are the ones the real store gives, and the originals
- * are put into the real store here, in the order compression stored them, before the block is used.
+ * are put into the real store here, in the order compression stored them, before the block is used. The
+ * one case such a worker cannot see — a short-handle collision with an original already in the real
+ * store — sends the block back to be compressed here, where the store refuses it as it always did.
  * Either way a store that fails fails the block exactly as compressing in-thread does (`PartFailure`
- * 'store': the request goes upstream untouched). The result is byte-identical to `compressBlock` in this thread: the
- * same function on the same block, anchors, context, tiers and keep model (rebuilt from its config). The
- * one case a worker cannot see — a short-handle collision with an original already in the real store —
- * sends the block back to be compressed here, where the store refuses it as it always did.
+ * 'store': the request goes upstream untouched), and the result is byte-identical to `compressBlock` in
+ * this thread: the same function on the same block, anchors, context, tiers and keep model (rebuilt from
+ * its config).
  *
  * Until the workers answer their first task, while a worker fails, and for short blocks, blocks are
  * compressed in-thread; when the pool cannot start, or a worker dies, one line says why and the proxy

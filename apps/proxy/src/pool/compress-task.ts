@@ -72,9 +72,7 @@ export interface PutTask {
 }
 
 /** A worker's answer to a PutTask: the originals are in the store, or the error a put raised. */
-export type PutAnswer =
-  | { readonly ok: true; readonly put: number }
-  | { readonly ok: false; readonly failure: WorkerFailure };
+export type PutAnswer = { readonly ok: true } | { readonly ok: false; readonly failure: WorkerFailure };
 
 /** The task a worker answers once started: it loads its keep model and says it is ready (ReadyAnswer). */
 export const READY_CHECK = 'ready?';

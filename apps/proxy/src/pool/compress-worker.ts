@@ -41,14 +41,17 @@ const keepModel = (): Promise<KeepModel> => {
 // disk from this thread, so the proxy's event loop neither receives them nor runs their ~10 file
 // operations each (a 200 KB log folds ~30 originals: ~10 ms of that thread's time per new result).
 // A store that will not open here leaves the originals to the proxy's thread, as for a memory store.
-let opened: Promise<RestoreStore | { readonly unopened: string } | null> | null = null;
-const diskStoreHere = (): Promise<RestoreStore | { readonly unopened: string } | null> => {
+/** This worker's side of the store: the disk store it opened, or why it did not (then it records). */
+type WorkerStore = { readonly disk: RestoreStore } | { readonly disk: null; readonly unopened?: string };
+
+let opened: Promise<WorkerStore> | null = null;
+const workerStore = (): Promise<WorkerStore> => {
   opened ??= diskStore
     ? DiskRestoreStore.open({ ...diskStore, sweepOnOpen: false }).then(
-        (store) => guardStore(store),
-        (error: unknown) => ({ unopened: errorLabel(error) }),
+        (store) => ({ disk: guardStore(store) }),
+        (error: unknown) => ({ disk: null, unopened: errorLabel(error) }),
       )
-    : Promise.resolve(null);
+    : Promise.resolve({ disk: null });
   return opened;
 };
 
@@ -87,11 +90,11 @@ async function warmUp(model: KeepModel): Promise<void> {
 const WARM_UP_ROUNDS = 4;
 
 /** Puts originals into the proxy's disk store (a PutTask: the pool sends it only when the store opened). */
-async function putAll(task: PutTask, disk: Awaited<ReturnType<typeof diskStoreHere>>): Promise<PutAnswer> {
-  if (!disk || 'unopened' in disk) return failureOf(new Error('the disk store is not open in this worker'));
+async function putAll(task: PutTask, disk: RestoreStore | null): Promise<PutAnswer> {
+  if (!disk) return failureOf(new Error('the disk store is not open in this worker'));
   try {
     await Promise.all(task.originals.map((original) => disk.put(original)));
-    return { ok: true, put: task.originals.length };
+    return { ok: true };
   } catch (error) {
     return failureOf(error);
   }
@@ -105,22 +108,18 @@ export default async function compress(
   task: CompressTask | PutTask | typeof READY_CHECK,
 ): Promise<CompressAnswer | ReadyAnswer | PutAnswer> {
   const model = await keepModel();
-  const disk = await diskStoreHere();
-  if (task !== READY_CHECK && 'originals' in task) return putAll(task, disk);
+  const store = await workerStore();
+  if (task !== READY_CHECK && 'originals' in task) return putAll(task, store.disk);
   if (task === READY_CHECK) {
     await warmUp(model);
-    return {
-      ready: true,
-      sharedTokenTable,
-      ...(disk && 'unopened' in disk && { storeUnopened: disk.unopened }),
-    };
+    const unopened = 'unopened' in store ? store.unopened : undefined;
+    return { ready: true, sharedTokenTable, ...(unopened !== undefined && { storeUnopened: unopened }) };
   }
-  const recording = disk && !('unopened' in disk) ? null : new RecordingStore();
-  const store = recording ?? (disk as RestoreStore);
+  const recording = store.disk ? null : new RecordingStore();
   try {
     const compressed = await compressBlock(task.block, {
       keepModel: model,
-      store,
+      store: store.disk ?? recording!,
       tiers,
       ...(task.anchors ? { anchors: task.anchors } : {}),
       ...(task.context ? { context: task.context } : {}),
