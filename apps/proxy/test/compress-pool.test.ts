@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { SalienceKeepModel } from '@distil/codec';
-import { DistilConfig, handleFor } from '@distil/contract';
-import { DiskRestoreStore, MemoryRestoreStore } from '@distil/core';
+import { DistilConfig, handleFor, type RestoreStore } from '@distil/contract';
+import { compressBlock, DiskRestoreStore, MemoryRestoreStore, type PackedOriginal } from '@distil/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialDigest, ownsHandle } from '../src/expand/handle-owners.js';
 import { CompressPool } from '../src/pool/compress-pool.js';
@@ -142,6 +142,76 @@ describe('compression in worker threads', { timeout: 20_000 }, () => {
     // and the in-thread proxy folds the same lines behind the same handle
     await (await post(inThread, request('expand', log), 'alone-expand')).text();
     expect(receivedFor(upstream, 'expand').body).toContain(`handle=${handleOf()}`);
+  });
+});
+
+describe('compress workers beside a memory store', { timeout: 20_000 }, () => {
+  /** A memory store that counts how originals reach it: whole (hashed and deflated here) or packed. */
+  class CountingStore extends MemoryRestoreStore {
+    whole = 0;
+    packed = 0;
+    override put(original: Uint8Array) {
+      this.whole++;
+      return super.put(original);
+    }
+    override putPacked(packed: PackedOriginal) {
+      this.packed++;
+      return super.putPacked(packed);
+    }
+  }
+  let pool: CompressPool;
+  beforeAll(async () => {
+    pool = new CompressPool({
+      size: 1,
+      keepModel: { type: 'salience' },
+      tiers: DistilConfig.parse({}).tiers,
+      log: () => {},
+    });
+    await pool.ready;
+  });
+  afterAll(() => pool.close());
+  const compressIn = (store: RestoreStore, text: string) =>
+    pool.compress(
+      { id: 'b', role: 'tool', kind: 'log', text, trusted: false },
+      { keepModel: new SalienceKeepModel(), store, tiers: DistilConfig.parse({}).tiers },
+    );
+
+  it('files originals the worker hashed and deflated, each expanding to its exact bytes', async () => {
+    const store = new CountingStore();
+    const text = buildLog(1000, 'packed');
+    const compressed = await compressIn(store, text);
+    expect(compressed.handles.length).toBeGreaterThan(0);
+    // this thread neither hashed nor deflated an original: each came packed, once
+    expect(store.whole).toBe(0);
+    expect(store.packed).toBe(new Set(compressed.handles).size);
+    for (const handle of compressed.handles) {
+      const original = await store.get(handle);
+      expect(handleFor(original)).toBe(handle);
+      expect(text).toContain(new TextDecoder().decode(original));
+    }
+    // the same block compressed in this thread gives the same bytes behind the same handles
+    const here = await compressBlock(
+      { id: 'b', role: 'tool', kind: 'log', text, trusted: false },
+      {
+        keepModel: new SalienceKeepModel(),
+        store: new MemoryRestoreStore(),
+        tiers: DistilConfig.parse({}).tiers,
+      },
+    );
+    expect(compressed.text).toBe(here.text);
+  });
+
+  it('puts whole originals into a store that takes no packed ones', async () => {
+    const inner = new CountingStore();
+    const plain: RestoreStore = {
+      put: (original) => inner.put(original),
+      get: (handle) => inner.get(handle),
+      has: (handle) => inner.has(handle),
+    };
+    const compressed = await compressIn(plain, buildLog(1000, 'whole'));
+    expect(compressed.handles.length).toBeGreaterThan(0);
+    expect(inner.packed).toBe(0);
+    expect(inner.whole).toBeGreaterThanOrEqual(new Set(compressed.handles).size);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   type RestoreStore,
   UnknownHandleError,
 } from '@distil/contract';
+import { type PackedPuts, takesPacked } from '@distil/core';
 
 /**
  * Why the proxy stood aside for a request, as the `x-distil-bypass` header and the
@@ -60,7 +61,7 @@ function storeFailure(error: unknown): unknown {
  * call fails at once with the same cause, so a Redis outage costs each request nothing rather than the
  * client's reconnect delays, and the first call after the pause finds out whether it is back.
  */
-export function guardStore(store: RestoreStore, retryMs = 0): RestoreStore {
+export function guardStore(store: RestoreStore, retryMs = 0): RestoreStore & Partial<PackedPuts> {
   let down: { until: number; cause: unknown } | null = null;
   const call = async <T>(run: () => Promise<T>): Promise<T> => {
     if (down && performance.now() < down.until) throw new PartFailure('store', down.cause);
@@ -79,6 +80,8 @@ export function guardStore(store: RestoreStore, retryMs = 0): RestoreStore {
     put: (original) => call(() => store.put(original)),
     get: (handle) => call(() => store.get(handle)),
     has: (handle) => call(() => store.has(handle)),
+    // the memory store also files originals a compress worker packed (see CompressPool)
+    ...(takesPacked(store) && { putPacked: (packed) => call(() => store.putPacked(packed)) }),
   };
 }
 

@@ -6,6 +6,7 @@ import {
   compressBlock,
   type DiskRestoreStoreOptions,
   sharedTokenTable,
+  takesPacked,
 } from '@distil/core';
 import { Piscina } from 'piscina';
 import { errorLabel, PartFailure } from '../fail-open/part-failure.js';
@@ -88,7 +89,8 @@ function errorOf(failure: WorkerFailure): unknown {
  * A disk store the proxy opened from its config is opened by each worker too, and a worker puts its
  * originals there itself (the folder is safe to share: every put is atomic and checks collisions on
  * disk). Any other store stays in this thread: a worker compresses against a recording store and answers
- * the compressed block with every original it stored; handles are content-addressed (a hash of the
+ * the compressed block with every original it stored (for the memory store, already hashed and deflated
+ * as that store holds them, so this thread only files them); handles are content-addressed (a hash of the
  * original), so the handles in the worker's text are the ones the real store gives, and the originals
  * are put into the real store here, in the order compression stored them, before the block is used. The
  * one case such a worker cannot see — a short-handle collision with an original already in the real
@@ -190,12 +192,14 @@ export class CompressPool {
     const pool = this.#pool;
     if (!pool || this.#state !== 'ready' || block.text.length < this.#below || options.depth === 'lossless')
       return compressBlock(block, options);
+    const store = options.store;
     let answer: CompressAnswer | ReadyAnswer | PutAnswer;
     try {
       answer = await pool.run({
         block,
         ...(options.anchors ? { anchors: options.anchors } : {}),
         ...(options.context ? { context: options.context } : {}),
+        ...(takesPacked(store) && { pack: true }),
       });
     } catch (error) {
       this.#giveUp(`a compress worker failed (${errorLabel(error)})`);
@@ -205,15 +209,20 @@ export class CompressPool {
     if (!answer.ok) throw errorOf(answer.failure);
     // (a compress task is answered with a compressed block; this only narrows the type)
     if (!('compressed' in answer)) return compressBlock(block, options);
+    const { puts, packed } = answer;
     // All at once, as compression itself stores a block's folds (started in the order it stored them).
     let handles: string[];
     try {
-      handles = await Promise.all(answer.puts.map((put) => options.store.put(put.original)));
+      handles = await Promise.all(
+        packed && takesPacked(store)
+          ? packed.map((original) => store.putPacked(original))
+          : puts.map((put) => store.put(put.original)),
+      );
     } catch (error) {
       if (error instanceof HandleCollisionError) return compressBlock(block, options);
       throw error;
     }
-    if (handles.some((handle, k) => handle !== answer.puts[k]!.handle)) {
+    if (!packed && handles.some((handle, k) => handle !== puts[k]!.handle)) {
       this.#giveUp('the restore store does not address originals by their hash');
       return compressBlock(block, options);
     }

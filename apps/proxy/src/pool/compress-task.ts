@@ -1,5 +1,5 @@
 import type { Block, KeepContext, KeepModelConfig, TierConfig } from '@distil/contract';
-import type { CompressedBlock, DiskRestoreStoreOptions } from '@distil/core';
+import type { CompressedBlock, DiskRestoreStoreOptions, PackedOriginal } from '@distil/core';
 import type { BypassReason } from '../fail-open/part-failure.js';
 import type { RecordedPut } from './recording-store.js';
 
@@ -37,6 +37,11 @@ export interface CompressTask {
   readonly block: Block;
   readonly anchors?: ReadonlySet<string>;
   readonly context?: KeepContext;
+  /**
+   * The proxy's store files packed originals (the memory store): the worker answers its originals hashed
+   * and deflated (`packed`), work the proxy's event loop would otherwise do.
+   */
+  readonly pack?: true;
 }
 
 /**
@@ -56,8 +61,13 @@ export type CompressAnswer =
   | {
       readonly ok: true;
       readonly compressed: CompressedBlock;
-      /** The originals for the proxy's thread to put (none when the worker put them in the disk store). */
+      /**
+       * The originals for the proxy's thread to put (none when the worker put them in the disk store, or
+       * packed them).
+       */
       readonly puts: readonly RecordedPut[];
+      /** The originals packed, for the proxy's thread to file (a task with `pack`), each once. */
+      readonly packed?: readonly PackedOriginal[];
       /** o200k tokens of the block and of the compressed text, when compression changed the block. */
       readonly tokens?: { readonly original: number; readonly compressed: number };
     }

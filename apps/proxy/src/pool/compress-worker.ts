@@ -9,7 +9,7 @@
 import { workerData } from 'node:worker_threads';
 import { loadKeepModel } from '@distil/codec';
 import type { KeepModel, RestoreStore } from '@distil/contract';
-import { compressBlock, countTokens, DiskRestoreStore, useTokenTable } from '@distil/core';
+import { compressBlock, countTokens, DiskRestoreStore, packOriginal, useTokenTable } from '@distil/core';
 import { errorLabel, guardKeepModel, guardStore, PartFailure } from '../fail-open/part-failure.js';
 import {
   type CompressAnswer,
@@ -130,7 +130,12 @@ export default async function compress(
       compressed.tier === 'none'
         ? undefined
         : { original: countTokens(task.block.text), compressed: countTokens(compressed.text) };
-    return { ok: true, compressed, puts: recording?.puts ?? [], ...(tokens ? { tokens } : {}) };
+    const puts = recording?.puts ?? [];
+    if (task.pack && puts.length > 0) {
+      const packed = await Promise.all(recording!.distinct().map(packOriginal));
+      return { ok: true, compressed, puts: [], packed, ...(tokens ? { tokens } : {}) };
+    }
+    return { ok: true, compressed, puts, ...(tokens ? { tokens } : {}) };
   } catch (error) {
     return failureOf(error);
   }

@@ -35,6 +35,11 @@ export class RecordingStore implements RestoreStore {
     return handle;
   }
 
+  /** Each original recorded once, in the order first stored. */
+  distinct(): Uint8Array[] {
+    return [...this.#digests.values()].map((known) => known.original);
+  }
+
   async get(handle: Handle): Promise<Uint8Array> {
     const known = this.#digests.get(handle);
     if (!known) throw new UnknownHandleError(handle, 'not stored by this compression');

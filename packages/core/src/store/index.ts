@@ -4,6 +4,10 @@ export {
   DEFAULT_MEMORY_STORE_MAX_BYTES,
   MemoryRestoreStore,
   type MemoryRestoreStoreOptions,
+  type PackedOriginal,
+  type PackedPuts,
+  packOriginal,
+  takesPacked,
 } from './memory-store.js';
 export {
   type ClosableRestoreStore,

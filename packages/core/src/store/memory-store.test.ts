@@ -1,8 +1,8 @@
-import { handleFor, UnknownHandleError } from '@distil/contract';
+import { HandleCollisionError, handleFor, UnknownHandleError } from '@distil/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expand } from '../retrieval/expand.js';
-import { MemoryRestoreStore } from './memory-store.js';
+import { MemoryRestoreStore, packOriginal } from './memory-store.js';
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -128,5 +128,51 @@ describe('MemoryRestoreStore, long originals', () => {
     });
     await store.put(random);
     expect(store.heldBytes).toBe(4096);
+  });
+});
+
+describe('MemoryRestoreStore, originals packed in another thread', () => {
+  it('files a packed original as put would hold it (property, 300 cases)', async () => {
+    const store = new MemoryRestoreStore();
+    const twin = new MemoryRestoreStore();
+    const line = fc.stringMatching(/^[a-z0-9 :=]{0,60}$/);
+    // short originals (held as they are) and long repetitive ones (held deflated)
+    const original = fc.oneof(
+      fc.uint8Array({ maxLength: 64 }),
+      fc.array(line, { minLength: 40, maxLength: 200 }).map((lines) => bytes(lines.join('\n'))),
+    );
+    await fc.assert(
+      fc.asyncProperty(original, async (bytesIn) => {
+        const packed = await packOriginal(bytesIn);
+        const handle = await store.putPacked(packed);
+        expect(handle).toBe(handleFor(bytesIn));
+        expect(await store.get(handle)).toEqual(bytesIn);
+        // a later put of the same bytes is idempotent, and holds what putPacked held
+        expect(await store.put(bytesIn)).toBe(handle);
+        await twin.put(bytesIn);
+        expect(store.heldBytes).toBe(twin.heldBytes);
+        expect(store.size).toBe(twin.size);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a packed original under a handle held for other bytes, and one past maxBytes', async () => {
+    const store = new MemoryRestoreStore({ maxBytes: 64 });
+    const held = await store.put(bytes('the original held'));
+    const other = await packOriginal(bytes('other bytes'));
+    await expect(store.putPacked({ ...other, handle: held })).rejects.toBeInstanceOf(HandleCollisionError);
+    expect(new TextDecoder().decode(await store.get(held))).toBe('the original held');
+    await expect(store.putPacked(await packOriginal(new Uint8Array(65)))).rejects.toThrow(
+      /exceeds the memory store's maxBytes/,
+    );
+  });
+
+  it('waits for a put of the same bytes still deflating', async () => {
+    const store = new MemoryRestoreStore();
+    const long = bytes('x'.repeat(100_000));
+    const [a, b] = await Promise.all([store.put(long), packOriginal(long).then((p) => store.putPacked(p))]);
+    expect(a).toBe(b);
+    expect(store.size).toBe(long.byteLength);
   });
 });

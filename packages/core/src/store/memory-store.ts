@@ -2,6 +2,7 @@ import { promisify } from 'node:util';
 import { constants, deflateRaw, deflateRawSync, inflateRaw, inflateRawSync } from 'node:zlib';
 import {
   addressOf,
+  type ContentAddress,
   type Handle,
   HandleCollisionError,
   type RestoreStore,
@@ -48,6 +49,11 @@ class HeldOriginal {
   holds(digest: string): boolean {
     return this.record.startsWith(Buffer.from(digest, 'hex').toString('latin1'));
   }
+
+  /** Whether another record (see recordOf) is of the same digest. */
+  holdsDigestOf(record: string): boolean {
+    return this.record.startsWith(record.slice(0, DIGEST_BYTES));
+  }
 }
 
 /** Bytes of a SHA-256 digest: each held record starts with its own. */
@@ -92,13 +98,49 @@ async function pack(original: Uint8Array): Promise<Uint8Array> {
 }
 
 /**
+ * An original hashed and packed as the memory store holds it, ready for {@link MemoryRestoreStore.putPacked}:
+ * plain data (a string and numbers), so it crosses to another thread as a copy of its bytes.
+ */
+export interface PackedOriginal {
+  readonly handle: Handle;
+  /** The digest's 32 bytes, then the original or its raw-deflate stream, one byte per character. */
+  readonly record: string;
+  /** The original's length. */
+  readonly length: number;
+}
+
+async function packWith(address: ContentAddress, original: Uint8Array): Promise<PackedOriginal> {
+  const record = recordOf(address.digest, await pack(original));
+  return { handle: address.handle, record, length: original.byteLength };
+}
+
+/**
+ * Hashes and packs an original for the memory store, in whichever thread calls it: a compress worker
+ * packs the originals of its block so that the proxy's event loop only files them (a new 200 KB result
+ * is ~30 originals, whose SHA-256 and deflate cost that thread a few milliseconds).
+ */
+export function packOriginal(original: Uint8Array): Promise<PackedOriginal> {
+  return packWith(addressOf(original), original);
+}
+
+/** A store that also files originals packed elsewhere (the memory store; see packOriginal). */
+export interface PackedPuts {
+  putPacked(packed: PackedOriginal): Promise<Handle>;
+}
+
+/** Whether `store` files packed originals. */
+export function takesPacked<T extends RestoreStore>(store: T): store is T & PackedPuts {
+  return typeof (store as Partial<PackedPuts>).putPacked === 'function';
+}
+
+/**
  * A RestoreStore in process memory, bounded by bytes with least-recently-used eviction (a `Map` keeps
  * insertion order, so re-inserting on use makes its first key the least recently used). Originals are
  * copied in and out so a caller mutating its buffer can never change what a handle resolves to; a long
  * one is held deflated (see pack) and inflated back byte for byte. `maxBytes` bounds the originals'
  * own bytes, so what fits does not depend on how well they deflate.
  */
-export class MemoryRestoreStore implements RestoreStore {
+export class MemoryRestoreStore implements RestoreStore, PackedPuts {
   readonly maxBytes: number;
   readonly #held = new Map<Handle, HeldOriginal>();
   // puts whose original is still deflating: a second put of the same bytes waits for the first
@@ -134,27 +176,52 @@ export class MemoryRestoreStore implements RestoreStore {
       this.#touch(address.handle, existing);
       return address.handle;
     }
-    if (original.byteLength > this.maxBytes) {
-      throw new RangeError(
-        `an original of ${original.byteLength} bytes exceeds the memory store's maxBytes (${this.maxBytes})`,
-      );
-    }
+    this.#checkLength(original.byteLength);
     const pending = this.#packing.get(address.handle);
     if (pending) return pending.then(() => this.put(original));
     // copied before the first await: the caller may reuse its buffer as soon as put returns a promise
-    const copy = Uint8Array.from(original);
-    const stored = pack(copy).then((bytes) => {
-      this.#held.set(address.handle, new HeldOriginal(recordOf(address.digest, bytes), copy.byteLength));
-      this.#bytes += copy.byteLength;
-      this.#evict();
-      return address.handle;
-    });
+    const stored = packWith(address, Uint8Array.from(original)).then((packed) => this.#hold(packed));
     this.#packing.set(address.handle, stored);
     try {
       return await stored;
     } finally {
       this.#packing.delete(address.handle);
     }
+  }
+
+  /**
+   * Stores an original another thread already hashed and packed ({@link packOriginal}): what `put` does
+   * after its hash and deflate, which a compress worker runs instead of the proxy's event loop. The
+   * record is trusted to be what packOriginal made of the original (it comes from this program's own
+   * worker, never from a request); a collision or an oversized original is refused as by `put`.
+   */
+  async putPacked(packed: PackedOriginal): Promise<Handle> {
+    // a put of the same bytes still deflating: let it finish, so this one finds it held
+    await this.#packing.get(packed.handle)?.catch(() => {});
+    return this.#hold(packed);
+  }
+
+  #checkLength(length: number): void {
+    if (length > this.maxBytes) {
+      throw new RangeError(
+        `an original of ${length} bytes exceeds the memory store's maxBytes (${this.maxBytes})`,
+      );
+    }
+  }
+
+  /** Holds a packed original (or touches the one already held under its handle). */
+  #hold({ handle, record, length }: PackedOriginal): Handle {
+    const existing = this.#held.get(handle);
+    if (existing) {
+      if (!existing.holdsDigestOf(record)) throw new HandleCollisionError(handle);
+      this.#touch(handle, existing);
+      return handle;
+    }
+    this.#checkLength(length);
+    this.#held.set(handle, new HeldOriginal(record, length));
+    this.#bytes += length;
+    this.#evict();
+    return handle;
   }
 
   /** A copy of the original; UnknownHandleError for a malformed, unknown or evicted handle. */
