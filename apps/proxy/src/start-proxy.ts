@@ -144,8 +144,8 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
       }),
     log,
   });
-  // Workers start beside the rest; the proxy listens once they answered (or after a bound, compressing
-  // in-thread until they do), so its first large block already leaves the event loop.
+  // The first worker starts beside the rest; the proxy listens once it answered (or after a bound,
+  // compressing in-thread until it does), so its first large block already leaves the event loop.
   await Promise.race([pool.ready, sleep(POOL_START_WAIT_MS, undefined, { ref: false })]);
   // The o200k table is built now, not by the first request's count (~0.1 s here): a pool already built
   // it for its workers, and without one the first request would wait for it.
@@ -178,7 +178,10 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     // The expand loop reads through a counting view of the store (expands per content class).
     store: operations.expandStore(store),
     putGrants: async (grants) => {
-      await (pool.putInDiskStore(grants) ?? Promise.all(grants.map((grant) => store.put(grant))));
+      const here = () => Promise.all(grants.map((grant) => store.put(grant)));
+      // a worker that failed to put them (one the pool added later whose store did not open, or a store
+      // error) leaves them to this thread, whose store answers for itself
+      await (pool.putInDiskStore(grants)?.catch(here) ?? here());
     },
     keepModel,
     agent,

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { SalienceKeepModel } from '@distil/codec';
 import { DistilConfig, handleFor, type RestoreStore } from '@distil/contract';
 import { compressBlock, DiskRestoreStore, MemoryRestoreStore, type PackedOriginal } from '@distil/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { credentialDigest, ownsHandle } from '../src/expand/handle-owners.js';
 import { CompressPool } from '../src/pool/compress-pool.js';
 import { FakeUpstream, type ReceivedRequest } from './fake-upstream.js';
@@ -212,6 +212,45 @@ describe('compress workers beside a memory store', { timeout: 20_000 }, () => {
     expect(compressed.handles.length).toBeGreaterThan(0);
     expect(inner.packed).toBe(0);
     expect(inner.whole).toBeGreaterThanOrEqual(new Set(compressed.handles).size);
+  });
+});
+
+describe('a pool of several workers', { timeout: 30_000 }, () => {
+  it('starts one, adds one while blocks wait, and lets it go once idle', async () => {
+    const tiers = DistilConfig.parse({}).tiers;
+    const pool = new CompressPool({
+      size: 2,
+      idleWorkerMs: 3000,
+      keepModel: { type: 'salience' },
+      tiers,
+      log: () => {},
+    });
+    try {
+      await pool.ready;
+      expect(pool.threads).toBe(1);
+      const texts = Array.from({ length: 4 }, (_, k) => buildLog(1000, `several-${k}`));
+      const options = { keepModel: new SalienceKeepModel(), tiers };
+      const pooled = await Promise.all(
+        texts.map((text) =>
+          pool.compress(
+            { id: 'b', role: 'tool', kind: 'log', text, trusted: false },
+            { ...options, store: new MemoryRestoreStore() },
+          ),
+        ),
+      );
+      // four blocks at once: the second worker was started for them (it may still be warming up)
+      expect(pool.threads).toBe(2);
+      for (const [k, text] of texts.entries()) {
+        const here = await compressBlock(
+          { id: 'b', role: 'tool', kind: 'log', text, trusted: false },
+          { ...options, store: new MemoryRestoreStore() },
+        );
+        expect(pooled[k]!.text).toBe(here.text);
+      }
+      await vi.waitFor(() => expect(pool.threads).toBe(1), { timeout: 20_000, interval: 100 });
+    } finally {
+      await pool.close();
+    }
   });
 });
 

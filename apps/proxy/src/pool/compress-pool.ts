@@ -38,10 +38,22 @@ export function defaultCompressWorkers(): number {
   return Math.max(0, availableParallelism() - 1);
 }
 
+/**
+ * How long a worker beyond the first may go without a block before it exits. Each worker holds its own
+ * heap and code (~35 MB resident, `pnpm bench:proxy --concurrency`'s idle line), so a proxy on a
+ * 16-core machine kept 15 of them, half a gigabyte, for blocks that mostly come one at a time.
+ */
+export const IDLE_WORKER_MS = 60_000;
+
 /** How to start a compress pool. */
 export interface CompressPoolOptions {
-  /** Worker threads (0: none, every block is compressed in-thread). */
+  /**
+   * Most worker threads (0: none, every block is compressed in-thread). One starts with the pool; more
+   * are added while blocks wait for a worker, and exit again after `idleWorkerMs` without a block.
+   */
   readonly size: number;
+  /** How long a worker beyond the first stays without a block (default IDLE_WORKER_MS). */
+  readonly idleWorkerMs?: number;
   /** The keep model the workers rebuild: the one the proxy's thread loaded, by its config. */
   readonly keepModel: KeepModelConfig;
   readonly tiers: TierConfig;
@@ -100,7 +112,7 @@ function errorOf(failure: WorkerFailure): unknown {
  * this thread: the same function on the same block, anchors, context, tiers and keep model (rebuilt from
  * its config).
  *
- * Until the workers answer their first task, while a worker fails, and for short blocks, blocks are
+ * Until the first worker answers, while a worker fails, and for short blocks, blocks are
  * compressed in-thread; when the pool cannot start, or a worker dies, one line says why and the proxy
  * compresses in-thread from then on.
  */
@@ -109,7 +121,10 @@ export class CompressPool {
   readonly #below: number;
   readonly #log: (line: string) => void;
   #state: 'starting' | 'ready' | 'in-thread' = 'starting';
-  /** Whether every worker opened the proxy's disk store (then putInDiskStore goes to them). */
+  /**
+   * Whether the first worker opened the proxy's disk store (then putInDiskStore goes to the workers; a
+   * worker added later that could not answers an error, and the caller puts the originals itself).
+   */
   #workersWriteDisk = false;
   /** Resolves once the pool is ready or given up on (for startup and tests; compress never waits). */
   ready: Promise<void> = Promise.resolve();
@@ -121,7 +136,7 @@ export class CompressPool {
     if (!this.#pool) this.#state = 'in-thread';
   }
 
-  /** `ready` once the workers answered, `in-thread` when there are none (or they could not start). */
+  /** `ready` once the first worker answered, `in-thread` when there are none (or they could not start). */
   get state(): 'starting' | 'ready' | 'in-thread' {
     return this.#state;
   }
@@ -143,10 +158,11 @@ export class CompressPool {
       pool = new Piscina({
         filename: script.filename,
         ...(script.execArgv && { execArgv: [...script.execArgv] }),
-        minThreads: options.size,
+        // One worker lives as long as the proxy, warm for the next large block; more are added under load
+        // (each loads its keep model and warms up before it takes a block, see compress-worker.ts).
+        minThreads: 1,
         maxThreads: options.size,
-        // Workers live as long as the proxy: a restarted one would load its keep model again.
-        idleTimeout: Number.POSITIVE_INFINITY,
+        idleTimeout: options.idleWorkerMs ?? IDLE_WORKER_MS,
         recordTiming: false,
         // A worker's garbage is short-lived buffers of one block; a small young generation holds less
         // of it resident (measured ~25 MB less after twenty 200 KB blocks, at the same speed).
@@ -158,20 +174,23 @@ export class CompressPool {
       return null;
     }
     pool.on('error', (error: unknown) => this.#giveUp(`a compress worker failed (${errorLabel(error)})`));
-    // Each worker answers the ready check once it has loaded its keep model.
-    this.ready = Promise.all(Array.from({ length: options.size }, () => pool.run(READY_CHECK))).then(
-      (answers) => {
-        if (this.#state !== 'starting') return;
+    // The first worker answers the ready check once it has loaded its keep model and warmed up.
+    this.ready = pool.run(READY_CHECK).then(
+      (answer) => {
+        if (this.#state !== 'starting' || !('ready' in answer)) return;
         this.#state = 'ready';
-        this.#log(`${options.size} compress worker${options.size === 1 ? '' : 's'} ready`);
-        if (answers.some((answer) => 'ready' in answer && !answer.sharedTokenTable))
+        this.#log(
+          options.size === 1
+            ? '1 compress worker ready'
+            : `1 compress worker ready (up to ${options.size} while blocks wait)`,
+        );
+        if (!answer.sharedTokenTable)
           this.#log('the compress workers count tokens with tables of their own (none was shared)');
-        const unopened = answers.find((answer) => 'ready' in answer && answer.storeUnopened);
-        if (unopened && 'ready' in unopened)
+        if (answer.storeUnopened)
           this.#log(
-            `the disk store did not open in a compress worker (${unopened.storeUnopened}): its originals are put from the proxy's thread`,
+            `the disk store did not open in a compress worker (${answer.storeUnopened}): its originals are put from the proxy's thread`,
           );
-        this.#workersWriteDisk = options.diskStore !== undefined && !unopened;
+        this.#workersWriteDisk = options.diskStore !== undefined && !answer.storeUnopened;
       },
       (error: unknown) => this.#giveUp(`the compress workers did not start (${errorLabel(error)})`),
     );
@@ -248,6 +267,11 @@ export class CompressPool {
     return pool.run({ originals }).then((answer) => {
       if ('ok' in answer && !answer.ok) throw errorOf(answer.failure);
     });
+  }
+
+  /** Worker threads running now (one once started, up to the pool's size under load). */
+  get threads(): number {
+    return this.#pool?.threads.length ?? 0;
   }
 
   /** Stops the workers (tasks in flight are answered first). */

@@ -29,14 +29,6 @@ const { keepModel: description, tiers, tokenTable, diskStore } = workerData as C
 // every worker. Without one (the proxy's thread could not build it), the first count builds one here.
 const sharedTokenTable = useTokenTable(tokenTable);
 
-// Loaded once per worker; no fallback here: the proxy's thread already resolved its fallback, and a
-// worker that cannot build the same model must not compress with another one.
-let model: Promise<KeepModel> | null = null;
-const keepModel = (): Promise<KeepModel> => {
-  model ??= loadKeepModel(description).then(guardKeepModel);
-  return model;
-};
-
 // The proxy's disk store, opened here too (its folder is already checked and swept): originals go to
 // disk from this thread, so the proxy's event loop neither receives them nor runs their ~10 file
 // operations each (a 200 KB log folds ~30 originals: ~10 ms of that thread's time per new result).
@@ -44,16 +36,13 @@ const keepModel = (): Promise<KeepModel> => {
 /** This worker's side of the store: the disk store it opened, or why it did not (then it records). */
 type WorkerStore = { readonly disk: RestoreStore } | { readonly disk: null; readonly unopened?: string };
 
-let opened: Promise<WorkerStore> | null = null;
-const workerStore = (): Promise<WorkerStore> => {
-  opened ??= diskStore
-    ? DiskRestoreStore.open({ ...diskStore, sweepOnOpen: false }).then(
-        (store) => ({ disk: guardStore(store) }),
-        (error: unknown) => ({ disk: null, unopened: errorLabel(error) }),
-      )
-    : Promise.resolve({ disk: null });
-  return opened;
-};
+function openWorkerStore(): Promise<WorkerStore> {
+  if (!diskStore) return Promise.resolve({ disk: null });
+  return DiskRestoreStore.open({ ...diskStore, sweepOnOpen: false }).then(
+    (store) => ({ disk: guardStore(store) }),
+    (error: unknown) => ({ disk: null, unopened: errorLabel(error) }),
+  );
+}
 
 function failureOf(error: unknown): { readonly ok: false; readonly failure: WorkerFailure } {
   const reason = error instanceof PartFailure ? error.reason : undefined;
@@ -101,24 +90,23 @@ async function putAll(task: PutTask, disk: RestoreStore | null): Promise<PutAnsw
 }
 
 /**
- * Compresses one block (or, for the ready check, only loads the keep model and warms up; for a PutTask,
+ * Compresses one block (or, for the ready check, says that this worker is ready and how; for a PutTask,
  * puts its originals into the disk store).
  */
-export default async function compress(
+async function compress(
+  keepModel: KeepModel,
+  store: WorkerStore,
   task: CompressTask | PutTask | typeof READY_CHECK,
 ): Promise<CompressAnswer | ReadyAnswer | PutAnswer> {
-  const model = await keepModel();
-  const store = await workerStore();
   if (task !== READY_CHECK && 'originals' in task) return putAll(task, store.disk);
   if (task === READY_CHECK) {
-    await warmUp(model);
     const unopened = 'unopened' in store ? store.unopened : undefined;
     return { ready: true, sharedTokenTable, ...(unopened !== undefined && { storeUnopened: unopened }) };
   }
   const recording = store.disk ? null : new RecordingStore();
   try {
     const compressed = await compressBlock(task.block, {
-      keepModel: model,
+      keepModel,
       store: store.disk ?? recording!,
       tiers,
       ...(task.anchors ? { anchors: task.anchors } : {}),
@@ -140,3 +128,19 @@ export default async function compress(
     return failureOf(error);
   }
 }
+
+/**
+ * The worker's task handler, once the worker is prepared: its keep model loaded, with no fallback (the
+ * proxy's thread already resolved its fallback, and a worker that cannot build the same model must not
+ * compress with another one), its store opened and the warm-up run. Exported as a promise of the
+ * handler, which piscina awaits before it says the worker is ready: a worker the pool adds under load
+ * takes its first block warm, and until then a queued block goes to a warm worker once one is free.
+ */
+async function prepare(): Promise<(task: CompressTask | PutTask | typeof READY_CHECK) => Promise<unknown>> {
+  const keepModel = await loadKeepModel(description).then(guardKeepModel);
+  const store = await openWorkerStore();
+  await warmUp(keepModel);
+  return (task) => compress(keepModel, store, task);
+}
+
+export default prepare();
