@@ -23,3 +23,37 @@ export function doubledSlots(ids: Int32Array, hashes: Int32Array): HashSlots {
   }
   return { ids: grownIds, hashes: grownHashes };
 }
+
+/** Slots a table starts with. */
+const FIRST_SLOTS = 1024;
+/** Slots kept for the next call at most (a table grown past this by one huge input is let go). */
+const MAX_KEPT_SLOTS = 1 << 16;
+
+/**
+ * Slots handed from one call of the miner to the next. Made afresh, each table's two arrays were
+ * off-heap allocations of a few kilobytes, which cost more than clearing them, and were regrown by
+ * doubling on every call; taken back, they come cleared and at the size the last call grew them to.
+ */
+export class SpareSlots {
+  private ids: Int32Array | null = null;
+  private hashes: Int32Array | null = null;
+
+  /** Empty slots, owned by the caller until {@link give} hands them back. */
+  take(): { ids: Int32Array; hashes: Int32Array } {
+    const { ids, hashes } = this;
+    this.ids = this.hashes = null;
+    if (ids === null || hashes === null) {
+      return { ids: new Int32Array(FIRST_SLOTS), hashes: new Int32Array(FIRST_SLOTS) };
+    }
+    // Only `ids` needs clearing: a slot's hash is read only where its id is set.
+    ids.fill(0);
+    return { ids, hashes };
+  }
+
+  /** Keeps the slots for the next {@link take} (the caller must not use them after). */
+  give(ids: Int32Array, hashes: Int32Array): void {
+    if (ids.length > MAX_KEPT_SLOTS) return;
+    this.ids = ids;
+    this.hashes = hashes;
+  }
+}

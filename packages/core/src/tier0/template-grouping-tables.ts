@@ -5,7 +5,7 @@
  * allocation dominated the stage.
  */
 
-import { doubledSlots } from './hash-slots.js';
+import { doubledSlots, SpareSlots } from './hash-slots.js';
 import { MASK } from './mask-tables.js';
 import { printableTemplate } from './template-mask.js';
 import type { TokenTraits } from './template-merge-rules.js';
@@ -16,6 +16,9 @@ const FNV_PRIME = 0x01000193;
 /** Token ids of the skeleton being split (grown for a long skeleton, and dropped again after it). */
 let scratch = new Int32Array(256);
 const SCRATCH_KEEP = 1 << 16;
+/** A token table's slots, and its store (up to {@link SCRATCH_KEEP} units), kept for the next call. */
+const spareSlots = new SpareSlots();
+let spareStore: Uint16Array | null = null;
 
 /**
  * Token interning: ids index `traits`, in order of first appearance. Id 0 is the bare mask. Skeletons
@@ -26,14 +29,17 @@ export class TokenTable {
   readonly traits: TokenTraits[] = [];
   /** Printable text per token (masks as `<*>`), made when a template first needs it. */
   private readonly printable: (string | undefined)[] = [];
-  private slots = new Int32Array(1024);
-  private hashes = new Int32Array(1024);
-  private store = new Uint16Array(1 << 14);
+  private slots: Int32Array;
+  private hashes: Int32Array;
+  private store: Uint16Array;
   private storeEnd = 0;
   private readonly offsets: number[] = [];
   private readonly lengths: number[] = [];
 
   constructor() {
+    ({ ids: this.slots, hashes: this.hashes } = spareSlots.take());
+    this.store = spareStore ?? new Uint16Array(1 << 14);
+    spareStore = null;
     const mask = new Uint16Array([MASK.charCodeAt(0)]);
     this.id(mask, 0, 1, Math.imul(FNV_OFFSET ^ mask[0]!, FNV_PRIME));
   }
@@ -58,6 +64,17 @@ export class TokenTable {
     const ids = scratch.slice(0, tokens);
     if (scratch.length > SCRATCH_KEEP) scratch = new Int32Array(256); // after an unusually long line
     return ids;
+  }
+
+  /**
+   * Lets the next table reuse this one's slots and store; called once every skeleton is split (the
+   * tokens' traits and texts stay).
+   */
+  release(): void {
+    spareSlots.give(this.slots, this.hashes);
+    if (this.store.length <= SCRATCH_KEEP) spareStore = this.store;
+    this.slots = this.hashes = new Int32Array(0);
+    this.store = new Uint16Array(0);
   }
 
   /** A token's text with masks shown as `<*>` and group spaces as spaces. */

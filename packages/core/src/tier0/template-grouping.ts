@@ -18,6 +18,13 @@ import { compatible, positionIsVariable, type TokenTraits } from './template-mer
  *    counts as one (`(<*> KB)` present or not, lists of ids): merged.
  */
 
+/**
+ * The key tables of the merge steps, kept from call to call like the scratch below: made afresh, the
+ * position keys' four arrays (half a megabyte for 500 templates) were allocated and zeroed every call.
+ */
+const keys = new PositionKeys();
+const sequences = new SequenceTable();
+
 /** Prefix hashes of step 1 (grown for long skeletons). */
 let prefixA = new Int32Array(64);
 let prefixB = new Int32Array(64);
@@ -62,8 +69,6 @@ export function groupSkeletons(
   let groups: Group[] = [];
   for (let s = 0; s < m; s++) groups.push({ key: s, tokens: skeletons[s]!, weight: weights[s]! });
   const uf = new UnionFind(m);
-  const keys = new PositionKeys();
-  const sequences = new SequenceTable();
   for (let round = 0; round < MAX_ROUNDS; round++) {
     let merged = mergeOneDifference(groups, table, uf, keys);
     merged = mergeCompatible(groups, table, uf, sequences) || merged;

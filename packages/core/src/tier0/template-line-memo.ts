@@ -1,4 +1,4 @@
-import { doubledSlots } from './hash-slots.js';
+import { doubledSlots, SpareSlots } from './hash-slots.js';
 import { digitBlind, LITTLE_ENDIAN } from './mask-tables.js';
 
 /**
@@ -45,6 +45,8 @@ let spareStore: Uint16Array | null = null;
  * compare, so one left by an earlier memo costs at most a failed compare (see {@link LineMemo.find}).
  */
 let spareGuesses: Int32Array | null = null;
+/** The slots are handed on too, cleared. */
+const spareSlots = new SpareSlots();
 
 /** A cheap fingerprint of a non-empty line: its length and five digit-normalised code units. */
 function lineCue(t: Uint16Array, from: number, len: number): number {
@@ -163,8 +165,8 @@ function viewOf(units: Uint16Array): DataView {
 /** Skeleton ids of the lines met so far, keyed by their text with every ASCII digit read as `0`. */
 export class LineMemo {
   /** Per slot: entry + 1 (0 = empty), and that entry's hash. */
-  private slots = new Int32Array(1024);
-  private hashes = new Int32Array(1024);
+  private slots: Int32Array;
+  private hashes: Int32Array;
   /** Code units of every entry (the first line met of its kind, as it was), back to back. */
   private store: Uint16Array;
   private storeView: DataView;
@@ -192,12 +194,15 @@ export class LineMemo {
     this.storeView = viewOf(this.store);
     this.guesses = spareGuesses ?? new Int32Array(1 << CUE_BITS);
     spareGuesses = null;
+    ({ ids: this.slots, hashes: this.hashes } = spareSlots.take());
   }
 
-  /** Hands the store on to the next memo (this one must not be used after). */
+  /** Hands the store and tables on to the next memo (this one must not be used after). */
   release(): void {
     if (this.store.length <= KEEP_STORE_UNITS) spareStore = this.store;
     spareGuesses = this.guesses;
+    spareSlots.give(this.slots, this.hashes);
+    this.slots = this.hashes = new Int32Array(0);
     this.store = new Uint16Array(0);
     this.storeView = viewOf(this.store);
     this.guesses = new Int32Array(0);

@@ -1,4 +1,4 @@
-import { doubledSlots } from './hash-slots.js';
+import { doubledSlots, SpareSlots } from './hash-slots.js';
 import { groupSkeletons } from './template-grouping.js';
 import { TokenTable } from './template-grouping-tables.js';
 import { LineMemo } from './template-line-memo.js';
@@ -48,11 +48,18 @@ function mineLines(lines: readonly string[]): MinedTemplates {
   maskLines(lines, interner);
   interner.release();
   const { groupOf, templates } = groupSkeletons(interner.tokens, interner.skeletons, interner.counts);
+  interner.tokens.release();
   const skeletonOfLine = interner.idOfLine;
   const clusterOf = new Int32Array(lines.length);
   for (let i = 0; i < lines.length; i++) clusterOf[i] = groupOf[skeletonOfLine[i]!]!;
   return { clusterOf, templates };
 }
+
+/** The interner's slots, and its store (up to {@link KEEP_STORE_WORDS}), kept for the next call. */
+const spareSlots = new SpareSlots();
+const FIRST_STORE_WORDS = 1 << 13;
+const KEEP_STORE_WORDS = 1 << 18;
+let spareStore: Uint32Array | null = null;
 
 /**
  * Interns skeletons given as UTF-16 code units, numbering them in order of first appearance. A skeleton
@@ -72,13 +79,13 @@ class SkeletonInterner implements SkeletonSink {
   readonly idOfLine: Int32Array;
   private lines = 0;
   /** Per slot: id + 1 (0 = empty), and that skeleton's hash. */
-  private slotId = new Int32Array(1024);
-  private slotHash = new Int32Array(1024);
+  private slotId: Int32Array;
+  private slotHash: Int32Array;
   /**
    * Code units of every skeleton, back to back from even offsets, to confirm hash hits a pair of code
    * units (one 32-bit word) at a time.
    */
-  private store = new Uint32Array(1 << 13);
+  private store: Uint32Array;
   private storeEnd = 0;
   private readonly offsets: number[] = [];
   private readonly lengths: number[] = [];
@@ -91,11 +98,21 @@ class SkeletonInterner implements SkeletonSink {
 
   constructor(lineCount: number) {
     this.idOfLine = new Int32Array(lineCount);
+    ({ ids: this.slotId, hashes: this.slotHash } = spareSlots.take());
+    this.store = spareStore ?? new Uint32Array(FIRST_STORE_WORDS);
+    spareStore = null;
   }
 
-  /** Lets the next miner reuse the line memo's store; called once every line is taken. */
+  /**
+   * Lets the next miner reuse the tables of the interner and of its line memo; called once every line is
+   * taken (the skeletons, counts and ids stay).
+   */
   release(): void {
     this.memo.release();
+    spareSlots.give(this.slotId, this.slotHash);
+    if (this.store.length <= KEEP_STORE_WORDS) spareStore = this.store;
+    this.slotId = this.slotHash = new Int32Array(0);
+    this.store = new Uint32Array(0);
   }
 
   recall(t: Uint16Array, from: number, to: number): boolean {
