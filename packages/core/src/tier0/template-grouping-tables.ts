@@ -169,6 +169,11 @@ export class PositionKeys {
   private bucket = new Int32Array(0);
   private mask = 0;
 
+  /** Elements its arrays hold (it keeps them from call to call). */
+  get retained(): number {
+    return this.first.length * 4;
+  }
+
   /** Empties the table, sized for `count` keys (kept at most half full). */
   reset(count: number): void {
     let size = 16;
@@ -219,6 +224,11 @@ export class SequenceTable {
   private storeEnd = 0;
   private readonly offsets: number[] = [];
   private readonly lengths: number[] = [];
+
+  /** Elements its arrays hold (it keeps them from call to call). */
+  get retained(): number {
+    return this.slots.length * 2 + this.store.length;
+  }
 
   /** Forgets every sequence (ids start again at 0). */
   clear(): void {

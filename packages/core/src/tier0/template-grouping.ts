@@ -22,12 +22,16 @@ import { compatible, positionIsVariable, type TokenTraits } from './template-mer
  * The key tables of the merge steps, kept from call to call like the scratch below: made afresh, the
  * position keys' four arrays (half a megabyte for 500 templates) were allocated and zeroed every call.
  */
-const keys = new PositionKeys();
-const sequences = new SequenceTable();
+let keys = new PositionKeys();
+let sequences = new SequenceTable();
+/** Elements a key table may keep after a call (more, and it is made afresh next time). */
+const KEEP_TABLE = 1 << 20;
 
 /** Prefix hashes of step 1 (grown for long skeletons). */
 let prefixA = new Int32Array(64);
 let prefixB = new Int32Array(64);
+/** The key of a template in steps 2 and 3 (grown for long skeletons). */
+let keyScratch = new Int32Array(64);
 
 interface Group {
   /** The skeleton index standing for the group (the least index of its union-find set). */
@@ -99,7 +103,10 @@ export function groupSkeletons(
     // Drop the scratch an unusually long template grew.
     prefixA = new Int32Array(64);
     prefixB = new Int32Array(64);
+    keyScratch = new Int32Array(64);
   }
+  if (keys.retained > KEEP_TABLE) keys = new PositionKeys();
+  if (sequences.retained > KEEP_TABLE) sequences = new SequenceTable();
   return { groupOf, templates };
 }
 
@@ -199,10 +206,10 @@ function mergeCompatible(
   // Key: the length, then each token's id, or -1 where it holds a mask or is a bracketed field.
   coarse.clear();
   const lists: number[][] = [];
-  let key = new Int32Array(64);
   for (let g = 0; g < groups.length; g++) {
     const tokens = groups[g]!.tokens;
-    if (key.length < tokens.length + 1) key = new Int32Array(tokens.length * 2 + 1);
+    if (keyScratch.length < tokens.length + 1) keyScratch = new Int32Array(tokens.length * 2 + 1);
+    const key = keyScratch;
     key[0] = tokens.length;
     let anyMasked = false;
     for (let p = 0; p < tokens.length; p++) {
@@ -256,11 +263,11 @@ function mergeAcrossLengths(
   // Key: each constant token's id, and -1 for each run of pure variables.
   byKey.clear();
   const firstOf: number[] = [];
-  let key = new Int32Array(64);
   let merged = false;
   for (let g = 0; g < groups.length; g++) {
     const tokens = groups[g]!.tokens;
-    if (key.length < tokens.length) key = new Int32Array(tokens.length * 2);
+    if (keyScratch.length < tokens.length) keyScratch = new Int32Array(tokens.length * 2);
+    const key = keyScratch;
     let length = 0;
     let constants = 0;
     let inRun = false;
