@@ -37,6 +37,8 @@ interface Group {
   /** The skeleton index standing for the group (the least index of its union-find set). */
   key: number;
   tokens: Int32Array;
+  /** `tokens` is this group's own copy (else it is shared with a skeleton or an earlier group). */
+  owned: boolean;
   weight: number;
 }
 
@@ -71,7 +73,8 @@ export function groupSkeletons(
 ): SkeletonGroups {
   const m = skeletons.length;
   let groups: Group[] = [];
-  for (let s = 0; s < m; s++) groups.push({ key: s, tokens: skeletons[s]!, weight: weights[s]! });
+  for (let s = 0; s < m; s++)
+    groups.push({ key: s, tokens: skeletons[s]!, owned: false, weight: weights[s]! });
   const uf = new UnionFind(m);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     let merged = mergeOneDifference(groups, table, uf, keys);
@@ -298,7 +301,8 @@ function rebuild(groups: readonly Group[], uf: UnionFind): Group[] {
     const root = uf.find(group.key);
     const into = at.get(root);
     if (into === undefined) {
-      const fresh = { key: root, tokens: group.tokens.slice(), weight: group.weight };
+      // The tokens are shared until a merge changes them: most groups take no other group in a round.
+      const fresh = { key: root, tokens: group.tokens, owned: false, weight: group.weight };
       at.set(root, fresh);
       next.push(fresh);
       continue;
@@ -306,9 +310,19 @@ function rebuild(groups: readonly Group[], uf: UnionFind): Group[] {
     const total = into.weight + group.weight;
     if (into.tokens.length !== group.tokens.length) {
       // Different lengths: the template of the heavier side stands for the group.
-      if (group.weight > into.weight) into.tokens = group.tokens.slice();
+      if (group.weight > into.weight) {
+        into.tokens = group.tokens;
+        into.owned = false;
+      }
     } else {
-      for (let p = 0; p < into.tokens.length; p++) if (into.tokens[p] !== group.tokens[p]) into.tokens[p] = 0;
+      for (let p = 0; p < into.tokens.length; p++) {
+        if (into.tokens[p] === group.tokens[p]) continue;
+        if (!into.owned) {
+          into.tokens = into.tokens.slice();
+          into.owned = true;
+        }
+        into.tokens[p] = 0;
+      }
     }
     into.weight = total;
   }
