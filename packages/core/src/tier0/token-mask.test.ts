@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sameAsShape, sameShapeByUnit } from './token-mask.js';
+import { UNIT_FLAGS } from './mask-tables.js';
+import { maskToken, oneWordSkeletonInto, sameAsShape, sameShapeByUnit } from './token-mask.js';
 
 /** Code units around the digits' edges, with and without the top bit (`0x8030` is no digit). */
 const unit = fc.oneof(
@@ -42,5 +43,36 @@ describe('token shape compare', () => {
       ),
       { numRuns: 5_000 },
     );
+  });
+});
+
+describe('one-word tokens', () => {
+  const char = fc.constantFrom(...'aFx0795-+_()[]#@,;*=./:é\u4e00'.split(''));
+  const units = (s: string): Uint16Array => Uint16Array.from(s, (c) => c.charCodeAt(0));
+  const flags = (s: string): number => units(s).reduce((seen, c) => seen | UNIT_FLAGS[c]!, 0);
+  const written = (token: string): string | null => {
+    const out = new Uint16Array(token.length + 1);
+    const end = oneWordSkeletonInto(units(token), 0, token.length, flags(token), out, 0);
+    return end < 0 ? null : String.fromCharCode(...out.subarray(0, end));
+  };
+
+  it('writes what the detailed pass makes of the token, whenever it takes one (property)', () => {
+    fc.assert(
+      fc.property(fc.array(char, { minLength: 1, maxLength: 12 }), (chars) => {
+        const token = chars.join('');
+        const fast = written(token);
+        if (fast !== null) expect(fast).toBe(maskToken(token.replace(/[0-9]/g, '0'), flags(token)));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('takes hex ids and words in brackets, and leaves tokens of two words or with `=`, `.`, `/`, `:`', () => {
+    expect(written('113d3a99c3da401f')).toBe('\u0000');
+    expect(written('(J18),')).toBe('(\u0000),');
+    expect(written('#-0x1f')).toBe('#\u0000');
+    for (const token of ['blk_-42', 'a1-b2', 'k=v1', 'a1.b', 'x/1y', 'ret:1', 'abc']) {
+      expect(written(token)).toBeNull();
+    }
   });
 });

@@ -11,6 +11,7 @@ import {
   F_DOT,
   F_EQUALS,
   F_SLASH,
+  F_SPECIAL,
   F_WORD,
   FILE_EXTENSIONS,
   FLAGS,
@@ -27,8 +28,11 @@ import {
   packWord,
   SIGN,
   TOP_LEVEL_DOMAINS,
+  UNIT_FLAGS,
   VALUE_WORDS,
 } from './mask-tables.js';
+
+const MASK_CODE = MASK.charCodeAt(0);
 
 /** Per-character marks of the detailed pass (1 = variable); grown for long tokens. */
 let marks = new Uint8Array(1024);
@@ -141,6 +145,8 @@ export function detailedSkeletonInto(
   out: Uint16Array,
   at: number,
 ): number {
+  const oneWord = oneWordSkeletonInto(t, start, end, seen, out, at);
+  if (oneWord >= 0) return oneWord;
   const len = end - start;
   // First guess: the slot that served the token's cue last, confirmed by the compare a lookup needs.
   const first = t[start]!;
@@ -213,8 +219,37 @@ export function detailedSkeletonInto(
   return at;
 }
 
+/**
+ * The skeleton of a mixed token that is one word holding a digit, between punctuation other than `=`,
+ * `.`, `/` and `:` (`0x1f`, `113d3a99c3da401f`, `(J18)`), written straight to `out` at `at`; -1 for any
+ * other token. {@link maskToken} masks such a word (and a sign just before it) and keeps the rest: its
+ * other rules need a second word, `=`, `.` or `/`. Written here, the token skips the memo, where hex ids
+ * would bring a new shape line after line (each a miss and a run of the pass).
+ */
+export function oneWordSkeletonInto(
+  t: Uint16Array,
+  start: number,
+  end: number,
+  seen: number,
+  out: Uint16Array,
+  at: number,
+): number {
+  if ((seen & F_DIGIT) === 0 || (seen & F_SPECIAL) !== 0) return -1;
+  // A digit is a word character, so the token has a word and this stops before `end`.
+  let ws = start;
+  while ((UNIT_FLAGS[t[ws]!]! & F_WORD) === 0) ws++;
+  let we = ws + 1;
+  while (we < end && (UNIT_FLAGS[t[we]!]! & F_WORD) !== 0) we++;
+  for (let k = we; k < end; k++) if ((UNIT_FLAGS[t[k]!]! & F_WORD) !== 0) return -1;
+  const masked = ws > start && isSign(t[ws - 1]!) ? ws - 1 : ws;
+  for (let k = start; k < masked; k++) out[at++] = t[k]!;
+  out[at++] = MASK_CODE;
+  for (let k = we; k < end; k++) out[at++] = t[k]!;
+  return at;
+}
+
 /** The detailed pass for a mixed token: marks variable characters, then prints them as masks. */
-function maskToken(token: string, seen: number): string {
+export function maskToken(token: string, seen: number): string {
   const len = token.length;
   if (marks.length < len) marks = new Uint8Array(Math.max(len, marks.length * 2));
   const m = marks;
