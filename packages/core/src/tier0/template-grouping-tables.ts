@@ -6,8 +6,7 @@
  */
 
 import { doubledSlots, SpareSlots } from './hash-slots.js';
-import { MASK } from './mask-tables.js';
-import { printableTemplate } from './template-mask.js';
+import { codesToString, GROUP_SPACE, MASK } from './mask-tables.js';
 import type { TokenTraits } from './template-merge-rules.js';
 import { tokenTraits } from './template-token-cache.js';
 
@@ -16,6 +15,14 @@ const FNV_PRIME = 0x01000193;
 /** Token ids of the skeleton being split (grown for a long skeleton, and dropped again after it). */
 let scratch = new Int32Array(256);
 const SCRATCH_KEEP = 1 << 16;
+/** A template's printable code units, written before its one string is made (grown for long ones). */
+let printed = new Uint16Array(1024);
+const MASK_CODE = MASK.charCodeAt(0);
+const GROUP_SPACE_CODE = GROUP_SPACE.charCodeAt(0);
+/** `<`, `*`, `>`: a mask prints as `<*>`. */
+const LESS = 60;
+const STAR = 42;
+const GREATER = 62;
 /** A token table's slots, and its store (up to {@link SCRATCH_KEEP} units), kept for the next call. */
 const spareSlots = new SpareSlots();
 let spareStore: Uint16Array | null = null;
@@ -27,8 +34,6 @@ let spareStore: Uint16Array | null = null;
  */
 export class TokenTable {
   readonly traits: TokenTraits[] = [];
-  /** Printable text per token (masks as `<*>`), made when a template first needs it. */
-  private readonly printable: (string | undefined)[] = [];
   private slots: Int32Array;
   private hashes: Int32Array;
   private store: Uint16Array;
@@ -77,13 +82,33 @@ export class TokenTable {
     this.store = new Uint16Array(0);
   }
 
-  /** A token's text with masks shown as `<*>` and group spaces as spaces. */
-  printableText(id: number): string {
-    let text = this.printable[id];
-    if (text === undefined) {
-      text = printableTemplate(this.traits[id]!.text);
-      this.printable[id] = text;
+  /**
+   * The template of the tokens `ids`: their texts joined by spaces, masks shown as `<*>` and group
+   * spaces as spaces. Its code units are written from the stored tokens into one buffer and made a
+   * string once: joined one `+=` at a time, a template cost two strings per token.
+   */
+  template(ids: Int32Array): string {
+    let units = ids.length;
+    for (let p = 0; p < ids.length; p++) units += 3 * this.lengths[ids[p]!]!;
+    if (printed.length < units) printed = new Uint16Array(units * 2);
+    const out = printed;
+    const store = this.store;
+    let at = 0;
+    for (let p = 0; p < ids.length; p++) {
+      if (p > 0) out[at++] = 32;
+      const from = this.offsets[ids[p]!]!;
+      const to = from + this.lengths[ids[p]!]!;
+      for (let k = from; k < to; k++) {
+        const c = store[k]!;
+        if (c === MASK_CODE) {
+          out[at++] = LESS;
+          out[at++] = STAR;
+          out[at++] = GREATER;
+        } else out[at++] = c === GROUP_SPACE_CODE ? 32 : c;
+      }
     }
+    const text = codesToString(out, at);
+    if (printed.length > SCRATCH_KEEP) printed = new Uint16Array(1024); // after an unusually long template
     return text;
   }
 

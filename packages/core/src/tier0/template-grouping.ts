@@ -95,10 +95,7 @@ export function groupSkeletons(
     if (g < 0) {
       g = templates.length;
       index[root] = g;
-      const tokens = groups[groupAt[root]!]!.tokens;
-      let text = tokens.length > 0 ? table.printableText(tokens[0]!) : '';
-      for (let p = 1; p < tokens.length; p++) text += ` ${table.printableText(tokens[p]!)}`;
-      templates.push(text);
+      templates.push(table.template(groups[groupAt[root]!]!.tokens));
     }
     groupOf[s] = g;
   }
