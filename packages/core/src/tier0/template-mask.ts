@@ -370,7 +370,10 @@ function groupSkeleton(t: Uint16Array): void {
   }
 }
 
-/** A template's printable text: masks shown as `<*>`, group spaces as spaces. */
+/**
+ * A skeleton's printable text: masks shown as `<*>`, group spaces as spaces — as the miner prints its
+ * templates (`TokenTable.template`, straight from code units); the tests print skeletons with it.
+ */
 export function printableTemplate(skeleton: string): string {
   let out = '';
   let from = 0;
