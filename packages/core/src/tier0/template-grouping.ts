@@ -76,12 +76,17 @@ export function groupSkeletons(
   for (let s = 0; s < m; s++)
     groups.push({ key: s, tokens: skeletons[s]!, owned: false, weight: weights[s]! });
   const uf = new UnionFind(m);
+  // Steps 1 and 2 compare templates of one length only. Where no template of a length took part in a
+  // merge, a round meets those templates as the round before did, which merged none of them: after the
+  // first round they look only at lengths that changed.
+  let lengths: Set<number> | null = null;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    let merged = mergeOneDifference(groups, table, uf, keys);
-    merged = mergeCompatible(groups, table, uf, sequences) || merged;
+    let merged = mergeOneDifference(groups, table, uf, keys, lengths);
+    merged = mergeCompatible(groups, table, uf, sequences, lengths) || merged;
     merged = mergeAcrossLengths(groups, table, uf, sequences) || merged;
     if (!merged) break;
-    groups = rebuild(groups, uf);
+    lengths = new Set();
+    groups = rebuild(groups, uf, lengths);
   }
   // Every root is a group's key now (the last round either merged nothing or was followed by a rebuild).
   const groupAt = new Int32Array(m);
@@ -116,14 +121,16 @@ function mergeOneDifference(
   table: TokenTable,
   uf: UnionFind,
   keys: PositionKeys,
+  lengths: ReadonlySet<number> | null,
 ): boolean {
   // Most keys have one member: the table keeps the first, and a list is made only on the second member.
   let positions = 0;
-  for (const group of groups) positions += group.tokens.length;
+  for (const group of groups) if (lengths?.has(group.tokens.length) ?? true) positions += group.tokens.length;
   keys.reset(positions);
   const buckets: number[][] = [];
   for (let g = 0; g < groups.length; g++) {
     const tokens = groups[g]!.tokens;
+    if (!(lengths?.has(tokens.length) ?? true)) continue;
     const n = tokens.length;
     if (prefixA.length < n + 1) {
       prefixA = new Int32Array(n * 2 + 1);
@@ -201,6 +208,7 @@ function mergeCompatible(
   table: TokenTable,
   uf: UnionFind,
   coarse: SequenceTable,
+  lengths: ReadonlySet<number> | null,
 ): boolean {
   const traits = table.traits;
   // Key: the length, then each token's id, or -1 where it holds a mask or is a bracketed field.
@@ -208,6 +216,7 @@ function mergeCompatible(
   const lists: number[][] = [];
   for (let g = 0; g < groups.length; g++) {
     const tokens = groups[g]!.tokens;
+    if (!(lengths?.has(tokens.length) ?? true)) continue;
     if (keyScratch.length < tokens.length + 1) keyScratch = new Int32Array(tokens.length * 2 + 1);
     const key = keyScratch;
     key[0] = tokens.length;
@@ -289,8 +298,11 @@ function mergeAcrossLengths(
   return merged;
 }
 
-/** New groups after a round: positions where merged same-length templates disagree become masks. */
-function rebuild(groups: readonly Group[], uf: UnionFind): Group[] {
+/**
+ * New groups after a round: positions where merged same-length templates disagree become masks. Adds to
+ * `lengths` every length a merged template had, before or after.
+ */
+function rebuild(groups: readonly Group[], uf: UnionFind, lengths: Set<number>): Group[] {
   // Groups come in key order and a set's root is its least key, so each root is met before its members.
   const next: Group[] = [];
   const at = new Map<number, Group>();
@@ -305,6 +317,7 @@ function rebuild(groups: readonly Group[], uf: UnionFind): Group[] {
       continue;
     }
     const total = into.weight + group.weight;
+    lengths.add(into.tokens.length).add(group.tokens.length);
     if (into.tokens.length !== group.tokens.length) {
       // Different lengths: the template of the heavier side stands for the group.
       if (group.weight > into.weight) {
