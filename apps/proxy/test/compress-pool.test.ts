@@ -215,8 +215,8 @@ describe('compress workers beside a memory store', { timeout: 20_000 }, () => {
   });
 });
 
-describe('a pool of several workers', { timeout: 30_000 }, () => {
-  it('starts one, adds one while blocks wait, and lets it go once idle', async () => {
+describe('a pool of several workers', { timeout: 40_000 }, () => {
+  it('starts one, adds one while blocks wait, lets them go once idle, and starts one again', async () => {
     const tiers = DistilConfig.parse({}).tiers;
     const pool = new CompressPool({
       size: 2,
@@ -225,29 +225,29 @@ describe('a pool of several workers', { timeout: 30_000 }, () => {
       tiers,
       log: () => {},
     });
+    const options = { keepModel: new SalienceKeepModel(), tiers };
+    const block = (text: string) => ({ id: 'b', role: 'tool', kind: 'log', text, trusted: false }) as const;
+    const same = async (text: string, compressed: { text: string }) => {
+      const here = await compressBlock(block(text), { ...options, store: new MemoryRestoreStore() });
+      expect(compressed.text).toBe(here.text);
+    };
     try {
       await pool.ready;
       expect(pool.threads).toBe(1);
       const texts = Array.from({ length: 4 }, (_, k) => buildLog(1000, `several-${k}`));
-      const options = { keepModel: new SalienceKeepModel(), tiers };
       const pooled = await Promise.all(
-        texts.map((text) =>
-          pool.compress(
-            { id: 'b', role: 'tool', kind: 'log', text, trusted: false },
-            { ...options, store: new MemoryRestoreStore() },
-          ),
-        ),
+        texts.map((text) => pool.compress(block(text), { ...options, store: new MemoryRestoreStore() })),
       );
       // four blocks at once: the second worker was started for them (it may still be warming up)
       expect(pool.threads).toBe(2);
-      for (const [k, text] of texts.entries()) {
-        const here = await compressBlock(
-          { id: 'b', role: 'tool', kind: 'log', text, trusted: false },
-          { ...options, store: new MemoryRestoreStore() },
-        );
-        expect(pooled[k]!.text).toBe(here.text);
-      }
-      await vi.waitFor(() => expect(pool.threads).toBe(1), { timeout: 20_000, interval: 100 });
+      for (const [k, text] of texts.entries()) await same(text, pooled[k]!);
+      // idle: both leave, and their memory with them
+      await vi.waitFor(() => expect(pool.threads).toBe(0), { timeout: 20_000, interval: 100 });
+      // the next block is compressed here while a worker starts again for the ones after it
+      const text = buildLog(1000, 'after-idle');
+      await same(text, await pool.compress(block(text), { ...options, store: new MemoryRestoreStore() }));
+      expect(pool.threads).toBe(1);
+      expect(pool.state).toBe('ready');
     } finally {
       await pool.close();
     }

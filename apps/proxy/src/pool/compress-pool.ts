@@ -39,9 +39,10 @@ export function defaultCompressWorkers(): number {
 }
 
 /**
- * How long a worker beyond the first may go without a block before it exits. Each worker holds its own
- * heap and code (~35 MB resident, `pnpm bench:proxy --concurrency`'s idle line), so a proxy on a
- * 16-core machine kept 15 of them, half a gigabyte, for blocks that mostly come one at a time.
+ * How long a worker may go without a block before it exits. Each worker holds its own heap and code
+ * (~35 MB resident, `pnpm bench:proxy --concurrency`'s idle line, given back when it exits), so a proxy
+ * on a 16-core machine kept 15 of them, half a gigabyte, for blocks that mostly come one at a time, and
+ * an idle one kept its worker however long it idled.
  */
 export const IDLE_WORKER_MS = 60_000;
 
@@ -49,10 +50,11 @@ export const IDLE_WORKER_MS = 60_000;
 export interface CompressPoolOptions {
   /**
    * Most worker threads (0: none, every block is compressed in-thread). One starts with the pool; more
-   * are added while blocks wait for a worker, and exit again after `idleWorkerMs` without a block.
+   * are added while blocks wait for a worker. Each exits after `idleWorkerMs` without a block, and once
+   * none is left the next large block is compressed in-thread while it starts one again.
    */
   readonly size: number;
-  /** How long a worker beyond the first stays without a block (default IDLE_WORKER_MS). */
+  /** How long a worker stays without a block (default IDLE_WORKER_MS). */
   readonly idleWorkerMs?: number;
   /** The keep model the workers rebuild: the one the proxy's thread loaded, by its config. */
   readonly keepModel: KeepModelConfig;
@@ -121,6 +123,14 @@ export class CompressPool {
   readonly #below: number;
   readonly #log: (line: string) => void;
   #state: 'starting' | 'ready' | 'in-thread' = 'starting';
+  /** Workers ready to take a block (piscina's `workerCreate` until its `workerDestroy`). */
+  readonly #live = new Set<unknown>();
+  /** The ready check that starts a worker when none is left, while it runs. */
+  #waking: Promise<unknown> | null = null;
+  /** Settles `ready` when the pool is given up on before its first worker answered. */
+  #settleReady: () => void = () => {};
+  /** The workers' shutdown, once the pool is given up on or closed. */
+  #stopped: Promise<void> | null = null;
   /**
    * Whether the first worker opened the proxy's disk store (then putInDiskStore goes to the workers; a
    * worker added later that could not answers an error, and the caller puts the originals itself).
@@ -158,9 +168,10 @@ export class CompressPool {
       pool = new Piscina({
         filename: script.filename,
         ...(script.execArgv && { execArgv: [...script.execArgv] }),
-        // One worker lives as long as the proxy, warm for the next large block; more are added under load
-        // (each loads its keep model and warms up before it takes a block, see compress-worker.ts).
-        minThreads: 1,
+        // Workers are started by the blocks that need them (the first by the ready check below, more
+        // while blocks wait) and leave after idleTimeout without one; each loads its keep model and warms
+        // up before it takes a block (compress-worker.ts).
+        minThreads: 0,
         maxThreads: options.size,
         idleTimeout: options.idleWorkerMs ?? IDLE_WORKER_MS,
         recordTiming: false,
@@ -173,9 +184,22 @@ export class CompressPool {
       this.#giveUp(`the compress workers did not start (${errorLabel(error)})`);
       return null;
     }
-    pool.on('error', (error: unknown) => this.#giveUp(`a compress worker failed (${errorLabel(error)})`));
-    // The first worker answers the ready check once it has loaded its keep model and warmed up.
-    this.ready = pool.run(READY_CHECK).then(
+    pool.on('error', (error: unknown) =>
+      this.#giveUp(
+        this.#state === 'starting'
+          ? `the compress workers did not start (${errorLabel(error)})`
+          : `a compress worker failed (${errorLabel(error)})`,
+      ),
+    );
+    pool.on('workerCreate', (worker: unknown) => this.#live.add(worker));
+    pool.on('workerDestroy', (worker: unknown) => this.#live.delete(worker));
+    // The first worker answers the ready check once it has loaded its keep model and warmed up; a
+    // worker that fails as it loads answers nothing (piscina reports the failure and keeps the check
+    // queued), so giving up settles `ready` too.
+    const gaveUp = new Promise<void>((resolve) => {
+      this.#settleReady = resolve;
+    });
+    const checked = pool.run(READY_CHECK).then(
       (answer) => {
         if (this.#state !== 'starting' || !('ready' in answer)) return;
         this.#state = 'ready';
@@ -194,13 +218,18 @@ export class CompressPool {
       },
       (error: unknown) => this.#giveUp(`the compress workers did not start (${errorLabel(error)})`),
     );
+    this.ready = Promise.race([checked, gaveUp]);
     return pool;
   }
 
+  /** From now on every block is compressed in-thread; the workers are stopped (their memory freed). */
   #giveUp(why: string): void {
     if (this.#state === 'in-thread') return;
     this.#state = 'in-thread';
     this.#log(`${why}: compressing in the proxy's thread`);
+    this.#settleReady();
+    // tasks still queued (a ready check no worker will answer) are refused, and fall back in-thread
+    this.#stopped ??= this.#pool?.destroy().catch(() => {}) ?? null;
   }
 
   /**
@@ -211,6 +240,11 @@ export class CompressPool {
     const pool = this.#pool;
     if (!pool || this.#state !== 'ready' || block.text.length < this.#below || options.depth === 'lossless')
       return compressBlock(block, options);
+    if (this.#live.size === 0) {
+      // every worker left while the proxy idled: this block here, and one started for the next
+      this.#wake(pool);
+      return compressBlock(block, options);
+    }
     const store = options.store;
     let answer: CompressAnswer | ReadyAnswer | PutAnswer;
     try {
@@ -263,13 +297,30 @@ export class CompressPool {
    */
   putInDiskStore(originals: readonly Uint8Array[]): Promise<void> | null {
     const pool = this.#pool;
-    if (!pool || this.#state !== 'ready' || !this.#workersWriteDisk || pool.queueSize > 0) return null;
+    if (
+      !pool ||
+      this.#state !== 'ready' ||
+      !this.#workersWriteDisk ||
+      pool.queueSize > 0 ||
+      this.#live.size === 0
+    )
+      return null;
     return pool.run({ originals }).then((answer) => {
       if ('ok' in answer && !answer.ok) throw errorOf(answer.failure);
     });
   }
 
-  /** Worker threads running now (one once started, up to the pool's size under load). */
+  /** Starts a worker with a ready check, unless one is starting already. */
+  #wake(pool: WorkerPool): void {
+    this.#waking ??= pool.run(READY_CHECK).then(
+      () => {
+        this.#waking = null;
+      },
+      (error: unknown) => this.#giveUp(`a compress worker did not start (${errorLabel(error)})`),
+    );
+  }
+
+  /** Worker threads running or starting now (none once idle, up to the pool's size under load). */
   get threads(): number {
     return this.#pool?.threads.length ?? 0;
   }
@@ -277,6 +328,8 @@ export class CompressPool {
   /** Stops the workers (tasks in flight are answered first). */
   async close(): Promise<void> {
     this.#state = 'in-thread';
-    await this.#pool?.close();
+    this.#settleReady();
+    this.#stopped ??= this.#pool?.close().catch(() => {}) ?? null;
+    await this.#stopped;
   }
 }
