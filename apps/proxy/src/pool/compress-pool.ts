@@ -42,9 +42,11 @@ export function defaultCompressWorkers(): number {
  * How long a worker may go without a block before it exits. Each worker holds its own heap and code
  * (~35 MB resident, `pnpm bench:proxy --concurrency`'s idle line, given back when it exits), so a proxy
  * on a 16-core machine kept 15 of them, half a gigabyte, for blocks that mostly come one at a time, and
- * an idle one kept its worker however long it idled.
+ * an idle one kept its worker however long it idled. Not much shorter: a worker started afresh digests
+ * its first real logs about a third slower than one that has compressed for a while (its warm-up log
+ * compiles the pipeline, not every path real logs take), so an agent's pauses should not restart it.
  */
-export const IDLE_WORKER_MS = 60_000;
+export const IDLE_WORKER_MS = 5 * 60_000;
 
 /** How to start a compress pool. */
 export interface CompressPoolOptions {
