@@ -151,9 +151,10 @@ export const ProxyConfig = z
      */
     upstreamConnections: z.number().int().min(1).max(65_536).default(1024),
     /**
-     * Worker threads that compress large new tool outputs off the request path (default: one fewer than
-     * the cores; 0 compresses in the proxy's own thread). A new 200 KB tool result otherwise holds every
-     * concurrent request back while it is compressed.
+     * Most worker threads that compress large new tool outputs off the request path (default: one fewer
+     * than the cores; 0 compresses in the proxy's own thread). A new 200 KB tool result otherwise holds
+     * every concurrent request back while it is compressed. Workers start as blocks need them and leave
+     * after five idle minutes.
      */
     compressWorkers: z.number().int().min(0).max(256).optional(),
   })

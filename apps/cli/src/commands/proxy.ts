@@ -63,7 +63,7 @@ export function registerProxy(program: Command): void {
     .option('--openai-upstream <url>', 'OpenAI API origin (default: proxy.openaiUpstream)')
     .option(
       '--compress-workers <n>',
-      'worker threads compressing large new tool outputs (default: proxy.compressWorkers, cores - 1; 0: none)',
+      'most worker threads compressing large new tool outputs (default: proxy.compressWorkers, cores - 1; 0: none)',
     )
     .action(async (_opts: unknown, cmd: Command) => {
       const flags = cmd.optsWithGlobals<ProxyFlags>();
