@@ -9,7 +9,8 @@
  *                    it costs the proxy's event loop and its other threads (Linux: /proc); then sent one at
  *                    a time while warm streams run: its own added p50, and the warm streams' p50 with and
  *                    without it (what compressing a new block costs everybody else);
- *   memory           the proxy's RSS with 100 and with 1,000 live sessions.
+ *   memory           the proxy's RSS with 100 and with 1,000 live sessions, with the store an installed
+ *                    proxy opens (originals on disk) and with the originals in a memory store.
  */
 
 import { readdirSync, readFileSync } from 'node:fs';
@@ -268,9 +269,14 @@ export async function coldBesideWarm(
   return result;
 }
 
-/** RSS after 100 and after 1,000 live sessions, each holding its own ~200 KB conversation. */
+/**
+ * RSS after 100 and after 1,000 live sessions, each holding its own ~200 KB conversation. `store` names
+ * where the proxy keeps the originals behind its folds: in its own memory they are part of its RSS
+ * (~40 KB a session here, deflated), on disk they are not.
+ */
 export async function liveSessionMemory(
   options: ConcurrencyOptions,
+  store: string,
 ): Promise<{ at100: number; at1000: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   const url = `http://127.0.0.1:${options.proxyPort}${route}`;
@@ -292,6 +298,8 @@ export async function liveSessionMemory(
   await fill(100, 1000);
   const at1000 = rssMb(options.proxyPid);
   agent.destroy();
-  console.log(`  RSS with 100 live sessions ${at100.toFixed(0)} MB, with 1,000 ${at1000.toFixed(0)} MB`);
+  console.log(
+    `  originals ${store}: RSS with 100 live sessions ${at100.toFixed(0)} MB, with 1,000 ${at1000.toFixed(0)} MB`,
+  );
   return { at100, at1000 };
 }

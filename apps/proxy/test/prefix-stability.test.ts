@@ -48,13 +48,21 @@ interface Exchange {
   note: string | null;
 }
 
-describe('prefix stability through the proxy', () => {
+// Sessions awake as usual, and every session put to sleep after each request: each request then wakes
+// its session from the texts it resends (or forks a sleeping branch when it rewinds).
+describe.each([
+  { sessions: 'awake', awakeSessions: undefined },
+  { sessions: 'asleep between requests', awakeSessions: 0 },
+])('prefix stability through the proxy, sessions $sessions', ({ awakeSessions }) => {
   let upstream: FakeUpstream;
   let proxy: Awaited<ReturnType<typeof startTestProxy>>;
 
   beforeAll(async () => {
     upstream = await new FakeUpstream().start();
-    proxy = await startTestProxy(upstream);
+    proxy = await startTestProxy(
+      upstream,
+      awakeSessions === undefined ? {} : { sessionLimits: { awakeSessions } },
+    );
   });
   afterAll(async () => {
     await proxy.close();

@@ -1,7 +1,7 @@
 import type { KeepContext } from '@distil/contract';
-import { collectAnchors, findStubs, type SentBlock } from '@distil/core';
+import { collectAnchors, findStubs } from '@distil/core';
 import type { StringEdit } from '../json/body-edits.js';
-import { savedBlockTokens } from '../pool/block-tokens.js';
+import { savedTokens } from '../pool/block-tokens.js';
 import type { ProxySession, SessionInput } from '../session/proxy-session.js';
 import type { RequestContext } from './context-block.js';
 import { keepContextFor, keepContextOf } from './keep-context.js';
@@ -28,18 +28,6 @@ export interface ContextOutcome {
   readonly added: number;
   /** Blocks sent whole because compressing them failed (see ProxySession), with the first failure. */
   readonly failed: { readonly count: number; readonly error: unknown } | null;
-}
-
-// Tokens saved per sent block, counted once: a block's bytes never change, so neither does its saving.
-const savedTokensOf = new WeakMap<SentBlock, number>();
-
-function savedTokens(sent: SentBlock): number {
-  let saved = savedTokensOf.get(sent);
-  if (saved === undefined) {
-    saved = savedBlockTokens(sent.block, sent.text);
-    savedTokensOf.set(sent, saved);
-  }
-  return saved;
 }
 
 const STUB_MARK = 'handle=dh_';

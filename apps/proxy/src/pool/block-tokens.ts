@@ -1,5 +1,5 @@
 import type { Block } from '@distil/contract';
-import { countTokens } from '@distil/core';
+import { countTokens, type SentBlock } from '@distil/core';
 
 /** A block's o200k token count and its compressed text's, counted where it was compressed. */
 export interface BlockTokens {
@@ -29,4 +29,22 @@ export function savedBlockTokens(block: Block, sentText: string): number {
   const sent =
     known !== undefined && known.compressedText === sentText ? known.compressed : countTokens(sentText);
   return Math.max(0, original - sent);
+}
+
+// Tokens saved per sent block, counted once: a block's bytes never change, so neither does its saving.
+const savedOf = new WeakMap<SentBlock, number>();
+
+/** savedBlockTokens of a sent block, counted once per SentBlock. */
+export function savedTokens(sent: SentBlock): number {
+  let saved = savedOf.get(sent);
+  if (saved === undefined) {
+    saved = savedBlockTokens(sent.block, sent.text);
+    savedOf.set(sent, saved);
+  }
+  return saved;
+}
+
+/** Carries a count over to a SentBlock rebuilt for the same block (a session branch that woke up). */
+export function rememberSavedTokens(sent: SentBlock, saved: number): void {
+  savedOf.set(sent, saved);
 }

@@ -1,4 +1,12 @@
-import type { Block, Handle, KeepContext, KeepModel, RestoreStore, TierConfig } from '@distil/contract';
+import {
+  addressOf,
+  type Block,
+  type Handle,
+  type KeepContext,
+  type KeepModel,
+  type RestoreStore,
+  type TierConfig,
+} from '@distil/contract';
 import { type CompressedBlock, compressBlock, type SentBlock } from '@distil/core';
 import { SpliceMemory } from '../expand/splice-memory.js';
 import { PartFailure } from '../fail-open/part-failure.js';
@@ -63,15 +71,10 @@ export class ProxySession {
   readonly #deps: SessionDeps;
   #branches: SessionBranch[] = [];
   #lock: Promise<unknown> = Promise.resolve();
-  // The anchors each block was compressed with, and its compression: a fork replays the same Block
-  // objects, so both are found again and the replayed bytes equal the ones sent.
+  // The anchors each new block is compressed with, and the trusted context its keep model is given:
+  // the session's compressor is called with the block alone.
   readonly #anchorsOf = new WeakMap<Block, ReadonlySet<string>>();
-  // … and the trusted context its keep model was given, for the same reason.
   readonly #contextOf = new WeakMap<Block, KeepContext>();
-  readonly #compressed = new WeakMap<Block, CompressedBlock>();
-  // Whether each block went out whole by the learned policy, decided once: a signature protected later
-  // must not change the bytes a fork replays.
-  readonly #whole = new WeakMap<Block, boolean>();
   #nextId = 0;
   // Compression failures of the call in progress (calls are serialised, so one record suffices).
   #failed: { count: number; error: unknown } | null = null;
@@ -112,17 +115,21 @@ export class ProxySession {
         (latest, b) => (!latest || b.lastUsed > latest.lastUsed ? b : latest),
         undefined,
       );
-      if (!branch) {
+      // A sleeping branch cannot wake without its texts, which a chained request does not resend: the
+      // new items start a history of their own, as they would after the session was dropped.
+      if (!branch?.awake) {
         branch = new SessionBranch(this.#sessionOptions());
         this.#branches.push(branch);
+        this.#trimBranches();
       }
       branch.lastUsed = Date.now();
       const known = branch.context.length;
-      if (inputs.length > 0) {
-        const current = anchors();
-        await branch.add(inputs.map((input) => this.#block(input, current, context?.(input))));
-        this.#trackDigests(branch, known);
-      }
+      const current = inputs.length > 0 ? anchors() : new Set<string>();
+      await branch.add(
+        inputs.map((input) => this.#block(input, current, context?.(input))),
+        false,
+      );
+      this.#trackDigests(branch, known);
       return { sent: branch.context.slice(known), added: inputs.length, failed: this.#failed };
     });
     this.#lock = run.catch(() => undefined);
@@ -134,6 +141,17 @@ export class ProxySession {
     for (const branch of this.#branches) branch.markExpanded(handle);
   }
 
+  /**
+   * Drops the original texts of every branch the client resends (see SessionBranch.sleep); the next
+   * request wakes the one it continues. Queued behind a request in progress.
+   */
+  sleep(): void {
+    const run = this.#lock.then(() => {
+      for (const branch of this.#branches) branch.sleep();
+    });
+    this.#lock = run.catch(() => undefined);
+  }
+
   async #encode(
     inputs: readonly SessionInput[],
     anchors: () => ReadonlySet<string>,
@@ -142,26 +160,27 @@ export class ProxySession {
     this.lastUsed = Date.now();
     this.#failed = null;
     const texts = inputs.map((input) => input.text);
+    // a sleeping branch compares digests: each text is hashed once, and only as far as one is compared
+    const digests: string[] = [];
+    const digestOf = (i: number): string => (digests[i] ??= addressOf(texts[i]!).digest);
     let best: SessionBranch | undefined;
     let bestLength = -1;
     let exact: SessionBranch | undefined;
     for (const branch of this.#branches) {
-      const length = branch.matchLength(texts);
-      if (length === branch.context.length && (!exact || length > exact.context.length)) exact = branch;
+      const length = branch.matchLength(texts, digestOf);
+      if (length === branch.length && (!exact || length > exact.length)) exact = branch;
       if (length > bestLength) {
         best = branch;
         bestLength = length;
       }
     }
     let branch = exact;
-    if (!branch) {
+    if (branch) branch.wake(texts);
+    else {
       branch =
-        best && bestLength > 0 ? await best.fork(bestLength) : new SessionBranch(this.#sessionOptions());
+        best && bestLength > 0 ? best.fork(bestLength, texts) : new SessionBranch(this.#sessionOptions());
       this.#branches.push(branch);
-      if (this.#branches.length > MAX_BRANCHES) {
-        this.#branches.sort((a, b) => b.lastUsed - a.lastUsed);
-        this.#branches.length = MAX_BRANCHES;
-      }
+      this.#trimBranches();
     }
     branch.lastUsed = Date.now();
     const known = branch.context.length;
@@ -176,6 +195,13 @@ export class ProxySession {
       added: Math.max(0, inputs.length - known),
       failed: this.#failed,
     };
+  }
+
+  /** Keeps the MAX_BRANCHES most recently used branches. */
+  #trimBranches(): void {
+    if (this.#branches.length <= MAX_BRANCHES) return;
+    this.#branches.sort((a, b) => b.lastUsed - a.lastUsed);
+    this.#branches.length = MAX_BRANCHES;
   }
 
   /**
@@ -210,17 +236,9 @@ export class ProxySession {
     return {
       store,
       // a signature the learned policy protects goes out byte-exact: no fold, re-encoding or skeleton
-      sendWhole: (block) => {
-        let whole = this.#whole.get(block);
-        if (whole === undefined) {
-          whole = learning.sendsWhole(block);
-          this.#whole.set(block, whole);
-        }
-        return whole;
-      },
+      // (asked once per block: a fork or a woken branch continues from the bytes sent, never replays)
+      sendWhole: (block) => learning.sendsWhole(block),
       compress: async (block) => {
-        const cached = this.#compressed.get(block);
-        if (cached) return cached;
         const anchors = this.#anchorsOf.get(block);
         const context = this.#contextOf.get(block);
         let result: CompressedBlock;
@@ -248,7 +266,6 @@ export class ProxySession {
             note: 'compression failed',
           };
         }
-        this.#compressed.set(block, result);
         return result;
       },
     };

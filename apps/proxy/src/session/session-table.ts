@@ -2,18 +2,30 @@ import { ProxySession, type SessionDeps } from './proxy-session.js';
 
 /** Bounds of the session table. */
 export interface SessionTableLimits {
-  /** Sessions kept in memory; the least recently used is dropped beyond this (default 256). */
+  /** Sessions kept in memory; the least recently used is dropped beyond this (default 1,024). */
   readonly maxSessions?: number;
+  /**
+   * Sessions that keep their original texts between requests (default 64); the others sleep, holding
+   * what they sent and the digests of what they were sent for, and wake on their next request.
+   */
+  readonly awakeSessions?: number;
   /** A session unused this long is dropped (default 6 hours, beyond any provider cache lifetime). */
   readonly idleMs?: number;
 }
 
 /**
  * The live sessions of one proxy, least recently used first out. A dropped session costs only savings:
- * its conversation's next request starts a new session whose first turn is encoded afresh.
+ * its conversation's next request starts a new session whose first turn is encoded afresh. Only the
+ * most recently used sessions stay awake: a session's original texts are most of its memory (200 KB of
+ * tool output against the ~45 KB it was sent as), and a request resends them anyway, so a sleeping
+ * session is woken from them (a sha256 of the request's texts and a rebuild of the re-read index, about
+ * a millisecond for 200 KB) instead of holding them for a conversation that may never come back.
  */
 export class SessionTable {
   readonly #sessions = new Map<string, ProxySession>();
+  // The awake ones, least recently used first.
+  readonly #awake = new Map<string, ProxySession>();
+  readonly #awakeSessions: number;
   // Responses API chains (`previous_response_id`): which session produced a response.
   readonly #byResponse = new Map<string, string>();
   readonly #maxSessions: number;
@@ -23,7 +35,8 @@ export class SessionTable {
     private readonly deps: SessionDeps,
     limits: SessionTableLimits = {},
   ) {
-    this.#maxSessions = limits.maxSessions ?? 256;
+    this.#maxSessions = limits.maxSessions ?? 1024;
+    this.#awakeSessions = limits.awakeSessions ?? 64;
     this.#idleMs = limits.idleMs ?? 6 * 3600_000;
   }
 
@@ -38,7 +51,14 @@ export class SessionTable {
     }
     session.lastUsed = Date.now();
     this.#sessions.set(key, session);
+    this.#awake.delete(key);
+    this.#awake.set(key, session);
     this.#evict();
+    while (this.#awake.size > this.#awakeSessions) {
+      const [oldest, asleep] = this.#awake.entries().next().value!;
+      this.#awake.delete(oldest);
+      asleep.sleep();
+    }
     return session;
   }
 
@@ -67,6 +87,7 @@ export class SessionTable {
       const tooMany = this.#sessions.size > this.#maxSessions;
       if (!tooMany && now - session.lastUsed <= this.#idleMs) break;
       this.#sessions.delete(key);
+      this.#awake.delete(key);
     }
   }
 }

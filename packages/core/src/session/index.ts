@@ -4,7 +4,7 @@ export { OUTLINERS, type Outliner, outlineSource } from './outliners.js';
 export { loadPythonParser, loadTypeScript, preloadParsers } from './parser-loaders.js';
 export { deltaOf, restoreSentBlock } from './references.js';
 export type { SentBlock, SentEncoding } from './sent-block.js';
-export { Session, type SessionOptions, type SessionTurn } from './session.js';
+export { Session, type SessionHistory, type SessionOptions, type SessionTurn } from './session.js';
 export { type Skeleton, type SkeletonOptions, skeletonDigest } from './skeleton.js';
 export {
   type Definition,

@@ -61,6 +61,78 @@ describe('Session', () => {
     );
   });
 
+  it('resumes a history, whole or cut at any turn, and goes on exactly as the session that sent it', async () => {
+    const base = file(30);
+    const log = Array.from({ length: 120 }, (_, i) => `2026-01-01T00:00:00Z worker ${i % 7} ok`).join('\n');
+    const texts = [
+      base,
+      file(30, { line: 7, text: '    value_7 = changed()' }),
+      `${DECISION_MARKER} rollback the deploy\n${base}`,
+      'short',
+      log,
+      file(60),
+    ];
+    const kinds: Block['kind'][] = [
+      'tool_output',
+      'tool_output',
+      'tool_output',
+      'tool_output',
+      'log',
+      'source',
+    ];
+    const arb = fc.record({
+      // no empty turn: a history does not say where one was, so a cut after one resumes a turn early
+      turns: fc.array(
+        fc.array(fc.integer({ min: 0, max: texts.length - 1 }), { minLength: 1, maxLength: 4 }),
+        {
+          minLength: 2,
+          maxLength: 6,
+        },
+      ),
+      cut: fc.nat(),
+      expandAt: fc.option(fc.nat()),
+    });
+    const encoded = (sent: readonly { text: string; encoding: string; turn: number }[]) =>
+      sent.map(({ text, encoding, turn }) => ({ text, encoding, turn }));
+    await fc.assert(
+      fc.asyncProperty(arb, async ({ turns, cut: rawCut, expandAt }) => {
+        const cut = 1 + (rawCut % (turns.length - 1));
+        const store = new MemoryRestoreStore();
+        const compress = pipelineCompressor({ keepModel, store, tiers: TierConfig.parse({}) });
+        const blocksOf = (turn: readonly number[]) => turn.map((i) => block(texts[i]!, kinds[i]));
+        // the session that sends every turn, expanding the handles of one turn's blocks after it
+        const whole = new Session({ compress, store });
+        let lengthAtCut = 0;
+        for (const [t, turn] of turns.entries()) {
+          if (t === cut) lengthAtCut = whole.context.length;
+          const { added } = await whole.addTurn(blocksOf(turn));
+          if (expandAt !== null && t === expandAt % turns.length)
+            for (const sent of added) for (const h of sent.handles) whole.markExpanded(h);
+        }
+        // a session that sends the first turns, then a resumed copy of it that sends the rest
+        const first = new Session({ compress, store });
+        for (const [t, turn] of turns.slice(0, cut).entries()) {
+          const { added } = await first.addTurn(blocksOf(turn));
+          if (expandAt !== null && t === expandAt % turns.length)
+            for (const sent of added) for (const h of sent.handles) first.markExpanded(h);
+        }
+        const resumed = Session.resume({ compress, store }, first.history());
+        // the whole history cut back to the same turns (a fork), every later expansion still sticky
+        const forked = Session.resume({ compress, store }, whole.history(), lengthAtCut);
+        for (const [t, turn] of turns.slice(cut).entries()) {
+          const { added } = await resumed.addTurn(blocksOf(turn));
+          if (expandAt !== null && cut + t === expandAt % turns.length)
+            for (const sent of added) for (const h of sent.handles) resumed.markExpanded(h);
+        }
+        expect(encoded(resumed.context)).toEqual(encoded(whole.context));
+        expect(forked.history().turns).toBe(cut);
+        expect(encoded(forked.context)).toEqual(encoded(whole.context.slice(0, lengthAtCut)));
+        for (const handle of whole.history().sticky) expect(forked.isSticky(handle)).toBe(true);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('turns an exact re-send into a back-reference that resolves to the original', async () => {
     const { session, store } = newSession();
     const text = file(40);

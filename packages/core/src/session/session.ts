@@ -69,10 +69,25 @@ export interface SessionTurn {
   readonly context: readonly SentBlock[];
 }
 
+/**
+ * What a session has sent and what shapes its next turn, as `Session.resume` continues it: a proxy can
+ * drop a session's original texts between requests (the client sends them again) and rebuild it from
+ * this and the resent texts, or continue a prefix of it when a client rewinds.
+ */
+export interface SessionHistory {
+  /** Every block sent so far, in order. */
+  readonly context: readonly SentBlock[];
+  /** Handles the agent expanded (sticky expansion). */
+  readonly sticky: readonly Handle[];
+  /** Turns encoded so far (a turn may add no block). */
+  readonly turns: number;
+  /** The context's counted tokens after each block (see minCacheableTokens), one entry per block. */
+  readonly countedTokens: readonly number[];
+}
+
 /** An earlier block as the session remembers it. */
 interface Remembered {
   readonly sent: SentBlock;
-  readonly original: string;
   /** Carries no decision marker: only inert blocks are ever referenced (spec: cross-turn dedup). */
   readonly inert: boolean;
   /** The tool's output without the client's wrapper and line numbers, as re-reads compare it. */
@@ -102,6 +117,8 @@ export class Session {
   private turns = 0;
   /** Tokens of the context as the agent produced it, counted only until it reaches minCacheableTokens. */
   private contextTokens = 0;
+  /** contextTokens after each block, so a prefix of this history resumes with its own count. */
+  private readonly countedTokens: number[] = [];
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: SessionOptions) {}
@@ -109,6 +126,35 @@ export class Session {
   /** The context sent so far, in order. */
   get context(): readonly SentBlock[] {
     return this.sent.map((r) => r.sent);
+  }
+
+  /** This session's history, for `Session.resume`. */
+  history(): SessionHistory {
+    return {
+      context: this.context,
+      sticky: [...this.sticky],
+      turns: this.turns,
+      countedTokens: this.countedTokens.slice(),
+    };
+  }
+
+  /**
+   * A session that continues the first `length` blocks of `history` (all of them by default) exactly as
+   * the session that sent them would: the same bytes for every block, and the next turn encoded the same
+   * way (the same back-references, deltas and sticky expansions). Nothing is compressed again; the cost
+   * is one pass over the texts to rebuild the re-read index. Every handle the history expanded stays
+   * sticky, as it would in the session that sent it: later turns never fold it again.
+   */
+  static resume(options: SessionOptions, history: SessionHistory, length = history.context.length): Session {
+    const session = new Session(options);
+    for (let i = 0; i < length; i++) {
+      session.contextTokens = history.countedTokens[i] ?? 0;
+      session.remember(history.context[i]!);
+    }
+    for (const handle of history.sticky) session.sticky.add(handle);
+    const last = history.context[length - 1];
+    session.turns = length === history.context.length ? history.turns : last ? last.turn + 1 : 0;
+    return session;
   }
 
   /**
@@ -138,16 +184,30 @@ export class Session {
     return { turn, added, context: this.context };
   }
 
-  private async encodeBlock(block: Block, turn: number): Promise<SentBlock> {
-    const position = this.sent.length;
-    const text = block.text;
+  /** Files a sent block where later blocks look for earlier ones (exact re-sends, re-reads). */
+  private remember(sent: SentBlock, seen = this.seen(sent.block.text)): void {
+    const { view, digest, inert, lines } = seen;
+    this.sent.push({ sent, inert, view });
+    this.countedTokens.push(this.contextTokens);
+    if (inert && !this.byDigest.has(digest)) this.byDigest.set(digest, sent.position);
+    if (inert && sent.block.text.length >= this.minReferenceChars) this.reReads.add(sent.position, lines);
+  }
+
+  /** What the session compares of a text: its view, the digest re-sends are matched on, its lines. */
+  private seen(text: string) {
     const address = addressOf(text);
-    const { handle } = address;
     const view = new ReadView(text);
     // exact re-sends are matched on the tool's output: Codex's header differs on every run
     const digest = view.wrapped ? addressOf(view.body).digest : address.digest;
     const inert = !text.includes(DECISION_MARKER);
-    const lines = view.plain.split('\n');
+    return { handle: address.handle, view, digest, inert, lines: view.plain.split('\n') };
+  }
+
+  private async encodeBlock(block: Block, turn: number): Promise<SentBlock> {
+    const position = this.sent.length;
+    const text = block.text;
+    const seen = this.seen(text);
+    const { handle, view, digest, inert, lines } = seen;
     const record = (
       encoding: SentEncoding,
       out: string,
@@ -164,9 +224,7 @@ export class Session {
         turn,
         ...(refersTo !== undefined ? { refersTo } : {}),
       };
-      this.sent.push({ sent, original: text, inert, view });
-      if (inert && !this.byDigest.has(digest)) this.byDigest.set(digest, position);
-      if (inert && text.length >= this.minReferenceChars) this.reReads.add(position, lines);
+      this.remember(sent, seen);
       return sent;
     };
 
