@@ -2,12 +2,14 @@
  * Session-layer overhead on a 50-turn, ~500 KB coding trajectory (read → edit → re-read, test runs, logs,
  * JSON), generated here deterministically. Printed beside its baseline, measured in the same run: the
  * per-block compressor alone on every new block, which is what a pipeline without sessions would run.
- * Target: the session layer adds ≤ 1 ms per turn.
+ * Target: the session layer adds ≤ 1 ms per turn. Then what waking a sleeping proxy session costs (the
+ * sha256 of every text, to match them against its digests, and Session.resume of the whole history),
+ * beside encoding that history turn by turn.
  *
  *   pnpm bench:session
  */
 import { loadKeepModel } from '@distil/codec';
-import { type Block, DistilConfig, type Turn } from '@distil/contract';
+import { addressOf, type Block, DistilConfig, type Turn } from '@distil/contract';
 import {
   type BlockCompressor,
   compressBlock,
@@ -144,7 +146,13 @@ async function baseline(): Promise<number> {
 }
 
 /** The session, with the time spent inside the compressor measured apart. */
-async function session(): Promise<{ total: number; compressor: number; encodings: Record<string, number> }> {
+async function session(): Promise<{
+  total: number;
+  compressor: number;
+  encodings: Record<string, number>;
+  digests: number;
+  resume: number;
+}> {
   const store = new MemoryRestoreStore();
   let compressor = 0;
   const compress: BlockCompressor = async (block) => {
@@ -159,7 +167,19 @@ async function session(): Promise<{ total: number; compressor: number; encodings
   const total = performance.now() - start;
   const encodings: Partial<Record<SentEncoding, number>> = {};
   for (const sent of s.context) encodings[sent.encoding] = (encodings[sent.encoding] ?? 0) + 1;
-  return { total, compressor, encodings };
+  // waking it: every text hashed (a sleeping session matches a request by digest), then resumed
+  const wakeStart = performance.now();
+  for (const sent of s.context) addressOf(sent.block.text);
+  const hashed = performance.now();
+  Session.resume({ compress, store }, s.history());
+  const resumed = performance.now();
+  return {
+    total,
+    compressor,
+    encodings,
+    digests: hashed - wakeStart,
+    resume: resumed - hashed,
+  };
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -168,12 +188,16 @@ await session(); // warm-up: JIT, first parses
 const base: number[] = [];
 const totals: number[] = [];
 const layer: number[] = [];
+const digests: number[] = [];
+const resumes: number[] = [];
 let encodings: Record<string, number> = {};
 for (let i = 0; i < RUNS; i++) {
   base.push(await baseline());
   const run = await session();
   totals.push(run.total);
   layer.push(run.total - run.compressor);
+  digests.push(run.digests);
+  resumes.push(run.resume);
   encodings = run.encodings;
 }
 
@@ -197,3 +221,7 @@ console.log(
   `  one-time parser load (typescript + tree-sitter python)   ${parserLoad.toFixed(0)} ms, paid once per process`,
 );
 console.log(`  blocks by encoding: ${JSON.stringify(encodings)}`);
+console.log(
+  `  waking it from sleep (proxy): sha256 of every text ${median(digests).toFixed(1)} ms + Session.resume ` +
+    `${median(resumes).toFixed(1)} ms, against ${median(totals).toFixed(1)} ms to encode it turn by turn`,
+);
