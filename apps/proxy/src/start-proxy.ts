@@ -60,7 +60,8 @@ export interface StartProxyOptions {
   readonly adminRoutes?: Readonly<Record<string, AdminHandler>>;
   /** Called after every provider request with its content-free savings record. */
   readonly onRequest?: (savings: RequestSavings) => void;
-  readonly sessionLimits?: SessionTableLimits;
+  /** Override `proxy.maxSessions` and `proxy.awakeSessions`, and how long an unused session is kept. */
+  readonly sessionLimits?: Partial<SessionTableLimits>;
   /**
    * Shadow mode: `true` samples `proxy.shadowSampleRate` of the requests (config default 0: none), an object
    * sets the rate (and the random source) itself. Default off, so an embedding program never sends
@@ -187,7 +188,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     agent,
     sessions: new SessionTable(
       { keepModel, store, tiers: config.tiers, learning, pool },
-      options.sessionLimits,
+      { maxSessions: proxy.maxSessions, awakeSessions: proxy.awakeSessions, ...options.sessionLimits },
     ),
     learning,
     ledger,

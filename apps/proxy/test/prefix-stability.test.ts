@@ -61,7 +61,7 @@ describe.each([
     upstream = await new FakeUpstream().start();
     proxy = await startTestProxy(
       upstream,
-      awakeSessions === undefined ? {} : { sessionLimits: { awakeSessions } },
+      awakeSessions === undefined ? {} : { config: { proxy: { awakeSessions } } },
     );
   });
   afterAll(async () => {

@@ -18,7 +18,13 @@ describe('DistilConfig', () => {
     expect(config.keepModel).toEqual({ type: 'salience' });
     expect(config.restoreStore).toEqual({ type: 'disk', maxBytes: 1024 ** 3, maxAgeDays: 30 });
     expect(config.tiers.keepThreshold).toBe(0.6);
-    expect(config.proxy).toMatchObject({ host: '127.0.0.1', port: 8788, expandLoopCap: 5 });
+    expect(config.proxy).toMatchObject({
+      host: '127.0.0.1',
+      port: 8788,
+      expandLoopCap: 5,
+      maxSessions: 1024,
+      awakeSessions: 64,
+    });
     expect(config.pricing.model).toBe('claude-sonnet-4-5');
   });
 
@@ -37,7 +43,7 @@ describe('DistilConfig', () => {
       keepModel: { type: 'bert' },
       restoreStore: { type: 'redis', url: 'http://x' },
       tiers: { headLines: -1, extra: 1 },
-      proxy: { port: 'x', openaiUpstream: 'ftp://x' },
+      proxy: { port: 'x', openaiUpstream: 'ftp://x', awakeSessions: -1 },
     });
     expect(issues).toEqual([
       'keepModel.type: expected type to be one of "salience" | "logistic" | "transformer"',
@@ -46,6 +52,7 @@ describe('DistilConfig', () => {
       'tiers.extra: unknown field',
       'proxy.port: Invalid input: expected number, received string',
       'proxy.openaiUpstream: expected an http:// or https:// URL',
+      'proxy.awakeSessions: Too small: expected number to be >=0',
     ]);
   });
 

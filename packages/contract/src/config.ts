@@ -157,6 +157,19 @@ export const ProxyConfig = z
      * after five idle minutes.
      */
     compressWorkers: z.number().int().min(0).max(256).optional(),
+    /**
+     * Conversations the proxy remembers at most (default 1024); the least recently used is forgotten
+     * beyond this, and its next request is encoded afresh (same bytes for what it had sent, no savings
+     * from references to it).
+     */
+    maxSessions: z.number().int().min(1).max(1_000_000).default(1024),
+    /**
+     * Conversations that keep their original texts between requests (default 64). The others sleep,
+     * holding what they sent (deflated) and the digests of what it stood for, ~35 KB for a 200 KB
+     * conversation against ~250 KB awake, and wake from the texts their next request resends (~2.5 ms
+     * for 200 KB). 0: every conversation sleeps between its requests.
+     */
+    awakeSessions: z.number().int().min(0).max(1_000_000).default(64),
   })
   .strict();
 export type ProxyConfig = z.infer<typeof ProxyConfig>;

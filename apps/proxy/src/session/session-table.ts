@@ -1,14 +1,14 @@
 import { ProxySession, type SessionDeps } from './proxy-session.js';
 
-/** Bounds of the session table. */
+/** Bounds of the session table (`proxy.maxSessions` and `proxy.awakeSessions` in the config). */
 export interface SessionTableLimits {
-  /** Sessions kept in memory; the least recently used is dropped beyond this (default 1,024). */
-  readonly maxSessions?: number;
+  /** Sessions kept in memory; the least recently used is dropped beyond this. */
+  readonly maxSessions: number;
   /**
-   * Sessions that keep their original texts between requests (default 64); the others sleep, holding
-   * what they sent and the digests of what they were sent for, and wake on their next request.
+   * Sessions that keep their original texts between requests; the others sleep, holding what they sent
+   * and the digests of what they were sent for, and wake on their next request.
    */
-  readonly awakeSessions?: number;
+  readonly awakeSessions: number;
   /** A session unused this long is dropped (default 6 hours, beyond any provider cache lifetime). */
   readonly idleMs?: number;
 }
@@ -33,10 +33,10 @@ export class SessionTable {
 
   constructor(
     private readonly deps: SessionDeps,
-    limits: SessionTableLimits = {},
+    limits: SessionTableLimits,
   ) {
-    this.#maxSessions = limits.maxSessions ?? 1024;
-    this.#awakeSessions = limits.awakeSessions ?? 64;
+    this.#maxSessions = limits.maxSessions;
+    this.#awakeSessions = limits.awakeSessions;
     this.#idleMs = limits.idleMs ?? 6 * 3600_000;
   }
 
