@@ -8,8 +8,9 @@ export interface BlockTokens {
   readonly compressed: number;
 }
 
-// By Block object: a block's text never changes, and the session hands the same object back in every
-// SentBlock made from it (forks included).
+// By Block object: a block's text never changes, and an awake session hands the same object back in
+// every SentBlock made from it (a woken or forked branch makes new ones, and carries their savings over
+// with rememberSavedTokens instead).
 const counted = new WeakMap<Block, BlockTokens>();
 
 /** Keeps the counts a compress worker made for a block, so this thread need not count them again. */
