@@ -141,6 +141,11 @@ export class ProxySession {
     for (const branch of this.#branches) branch.markExpanded(handle);
   }
 
+  /** Whether any of its histories holds its original texts (see sleep). */
+  get awake(): boolean {
+    return this.#branches.some((branch) => branch.awake);
+  }
+
   /**
    * Drops the original texts of every branch the client resends (see SessionBranch.sleep); the next
    * request wakes the one it continues. Queued behind a request in progress.
