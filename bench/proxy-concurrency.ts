@@ -297,9 +297,26 @@ export async function liveSessionMemory(
   const at100 = rssMb(options.proxyPid);
   await fill(100, 1000);
   const at1000 = rssMb(options.proxyPid);
-  agent.destroy();
   console.log(
     `  originals ${store}: RSS with 100 live sessions ${at100.toFixed(0)} MB, with 1,000 ${at1000.toFixed(0)} MB`,
   );
+  // The same conversations again, one at a time: the most recent ones are awake, the oldest asleep
+  // (the proxy keeps 64 awake), and a sleeping one is woken from the texts the request resends.
+  const again = async (sessions: readonly number[]): Promise<number> => {
+    const times: number[] = [];
+    for (const i of sessions) {
+      const body = Buffer.from(conversation(2000 + i, 'messages'));
+      times.push(await post(agent, url, body, { ...auth, 'x-distil-session': `live-${i}` }));
+    }
+    return quantile(times, 0.5);
+  };
+  const recent = Array.from({ length: 30 }, (_, k) => 999 - k);
+  await again(recent);
+  const awake = await again(recent);
+  const asleep = await again(Array.from({ length: 30 }, (_, k) => k));
+  console.log(
+    `  a request whose session is awake: p50 ${awake.toFixed(2)} ms; asleep (woken by it): p50 ${asleep.toFixed(2)} ms`,
+  );
+  agent.destroy();
   return { at100, at1000 };
 }
