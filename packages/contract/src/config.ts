@@ -166,8 +166,8 @@ export const ProxyConfig = z
     /**
      * Conversations that keep their original texts between requests (default 64). The others sleep,
      * holding what they sent (deflated) and the digests of what it stood for, ~35 KB for a 200 KB
-     * conversation against ~250 KB awake, and wake from the texts their next request resends (~2.5 ms
-     * for 200 KB). 0: every conversation sleeps between its requests.
+     * conversation against ~250 KB awake, and wake from the texts their next request resends (~4 ms
+     * more for that request, 200 KB). 0: every conversation sleeps between its requests.
      */
     awakeSessions: z.number().int().min(0).max(1_000_000).default(64),
   })
