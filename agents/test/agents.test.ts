@@ -58,6 +58,21 @@ describe('real agents through the proxy', () => {
   );
 
   it(
+    'Claude Code with its session asleep between requests: the same, each request waking it',
+    async () => {
+      const session = await compareSession(template, {
+        agent: 'claude-code',
+        length: 'short',
+        awakeSessions: 0,
+      });
+      expectSameOutcome(session);
+      expectKeyLinesAndStablePrefix(session);
+      expectCompressed(session);
+    },
+    LIMIT_MS,
+  );
+
+  it(
     'Codex with a raised tool-output limit: same answer, key lines visible, prefix stable',
     async () => {
       const session = await compareSession(template, { agent: 'codex', length: 'short', fullOutput: true });

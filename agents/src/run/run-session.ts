@@ -22,6 +22,8 @@ export interface SessionSpec {
    * 10,000-token cut applies).
    */
   readonly fullOutput?: boolean;
+  /** The proxy's `awakeSessions` (default the proxy's: 64); 0 puts the session to sleep after every request. */
+  readonly awakeSessions?: number;
 }
 
 /** One agent run on one route, with everything both ends of the wire saw. */
@@ -81,6 +83,9 @@ export async function runSession(
           learn: false,
           log: (line) => proxyLog.push(line),
           onRequest: (savings) => ledger.push(savings),
+          ...(spec.awakeSessions !== undefined && {
+            config: { proxy: { awakeSessions: spec.awakeSessions } },
+          }),
         })
       : null;
   const tap = await startAgentTap(proxy?.url ?? upstream.url);
