@@ -172,6 +172,11 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     keepModel: { id: keepModel.id, fallback: keepModelFallback },
   });
   ledger.onRecord((savings) => operations.recordRequest(savings));
+  const sessions = new SessionTable(
+    { keepModel, store, tiers: config.tiers, learning, pool },
+    { maxSessions: proxy.maxSessions, awakeSessions: proxy.awakeSessions, ...options.sessionLimits },
+  );
+  operations.metrics.registerSessions(() => sessions.counts());
   if (options.onRequest) ledger.onRecord(options.onRequest);
   const rt: ProxyRuntime = {
     config: proxy,
@@ -186,10 +191,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     },
     keepModel,
     agent,
-    sessions: new SessionTable(
-      { keepModel, store, tiers: config.tiers, learning, pool },
-      { maxSessions: proxy.maxSessions, awakeSessions: proxy.awakeSessions, ...options.sessionLimits },
-    ),
+    sessions,
     learning,
     ledger,
     excludedTools: new Set(proxy.excludeTools),

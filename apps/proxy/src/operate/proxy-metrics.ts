@@ -133,6 +133,25 @@ export class ProxyMetrics {
     this.#expands.inc({ kind });
   }
 
+  /**
+   * The live sessions, awake (holding their original texts) or asleep, read when Prometheus scrapes: more
+   * asleep than the traffic's active conversations means requests pay for waking them, and
+   * `proxy.awakeSessions` should grow.
+   */
+  registerSessions(counts: () => { readonly awake: number; readonly asleep: number }): void {
+    new Gauge({
+      name: 'distil_sessions',
+      help: 'Live sessions: awake (holding their original texts) or asleep (woken by their next request).',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        const { awake, asleep } = counts();
+        this.set({ state: 'awake' }, awake);
+        this.set({ state: 'asleep' }, asleep);
+      },
+    });
+  }
+
   /** Counts one time Distil stood aside (x-distil-bypass), by reason. */
   recordBypass(reason: BypassReason): void {
     this.#bypass.inc({ reason });

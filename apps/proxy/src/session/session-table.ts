@@ -76,6 +76,13 @@ export class SessionTable {
     return this.#byResponse.get(responseId);
   }
 
+  /** Live sessions by whether they hold their original texts (read when /metrics is scraped). */
+  counts(): { readonly awake: number; readonly asleep: number } {
+    let awake = 0;
+    for (const session of this.#sessions.values()) if (session.awake) awake++;
+    return { awake, asleep: this.#sessions.size - awake };
+  }
+
   /** How many sessions are live. */
   get size(): number {
     return this.#sessions.size;

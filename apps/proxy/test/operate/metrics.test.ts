@@ -35,7 +35,11 @@ describe('/metrics and the dashboard data, from real traffic', () => {
   beforeAll(async () => {
     home = mkdtempSync(join(tmpdir(), 'distil-metrics-'));
     upstream = await new FakeUpstream().start();
-    proxy = await startTestProxy(upstream, { home, config: { proxy: { adminToken: TOKEN } } });
+    // one session awake: the first conversation's is asleep once the second one's request came
+    proxy = await startTestProxy(upstream, {
+      home,
+      config: { proxy: { adminToken: TOKEN, awakeSessions: 1 } },
+    });
     const client = new Anthropic({ apiKey: 'k', baseURL: proxy.url, maxRetries: 0 });
     // One plain request that reads the cache, one that expands a fold before answering.
     upstream.script(
@@ -105,6 +109,8 @@ describe('/metrics and the dashboard data, from real traffic', () => {
     expect(sample(text, `distil_saved_usd${p}`)).toBeCloseTo(totals.savedUsd, 9);
     expect(sample(text, `distil_billed_usd_total${p}`)).toBeCloseTo(totals.actualUsd, 9);
     expect(text).toContain('# HELP distil_shadow_divergences_total');
+    expect(sample(text, 'distil_sessions{state="awake"}')).toBe(1);
+    expect(sample(text, 'distil_sessions{state="asleep"}')).toBe(1);
   });
 
   it('gives the dashboard the same figures as /distil/savings, and says what is missing', async () => {
