@@ -67,6 +67,8 @@ export class ProxySession {
   /** Responses API: a response id the client holds → the id its history really continues from. */
   readonly responseAliases = new Map<string, { readonly id: string; readonly pending: readonly unknown[] }>();
   toolsOffered = false;
+  // Asked to sleep between requests (see sleep): the session table keeps only the most recent awake.
+  #sleepy = false;
   lastUsed = Date.now();
   readonly #deps: SessionDeps;
   #branches: SessionBranch[] = [];
@@ -95,7 +97,7 @@ export class ProxySession {
     context?: (input: SessionInput) => KeepContext,
   ): Promise<EncodedTurn> {
     const run = this.#lock.then(() => this.#encode(inputs, anchors, context));
-    this.#lock = run.catch(() => undefined);
+    this.#lock = run.catch(() => undefined).then(() => this.#sleepIfAsked());
     return run;
   }
 
@@ -132,7 +134,7 @@ export class ProxySession {
       this.#trackDigests(branch, known);
       return { sent: branch.context.slice(known), added: inputs.length, failed: this.#failed };
     });
-    this.#lock = run.catch(() => undefined);
+    this.#lock = run.catch(() => undefined).then(() => this.#sleepIfAsked());
     return run;
   }
 
@@ -147,14 +149,22 @@ export class ProxySession {
   }
 
   /**
-   * Drops the original texts of every branch the client resends (see SessionBranch.sleep); the next
-   * request wakes the one it continues. Queued behind a request in progress.
+   * Drops the original texts of every branch the client resends (see SessionBranch.sleep), after the
+   * request in progress if there is one, and again after each later request until stayAwake: a request
+   * wakes the branch it continues, and leaves it asleep.
    */
   sleep(): void {
-    const run = this.#lock.then(() => {
-      for (const branch of this.#branches) branch.sleep();
-    });
-    this.#lock = run.catch(() => undefined);
+    this.#sleepy = true;
+    this.#lock = this.#lock.then(() => this.#sleepIfAsked());
+  }
+
+  /** Keeps the original texts between requests again (the session is among the most recently used). */
+  stayAwake(): void {
+    this.#sleepy = false;
+  }
+
+  #sleepIfAsked(): void {
+    if (this.#sleepy) for (const branch of this.#branches) branch.sleep();
   }
 
   async #encode(

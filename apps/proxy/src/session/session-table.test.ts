@@ -26,8 +26,9 @@ describe('SessionTable', () => {
     await new Promise((resolve) => setImmediate(resolve)); // a sleep waits for the session's lock
     const [a, b, c] = [table.get('a'), table.get('b'), table.get('c')];
     await new Promise((resolve) => setImmediate(resolve));
-    // each get made its session the most recent: a (used first) slept, then b and c, one by one…
-    expect([a.awake, b.awake, c.awake]).toEqual([false, false, false]);
+    // a slept when c came; b and c, the two most recent again, never did (a sleep asked for while a
+    // session waits its turn is called off when it is used again before)…
+    expect([a.awake, b.awake, c.awake]).toEqual([false, true, true]);
     // … and a session wakes on its next request, with the bytes it sent before
     expect((await encode('a', 1)).sent.map((s) => s.text)).toEqual(first);
     expect(a.awake).toBe(true);
@@ -47,5 +48,17 @@ describe('SessionTable', () => {
     }
     await new Promise((resolve) => setImmediate(resolve)); // a sleep waits for the session's lock
     expect(sessions.map((s) => s.awake)).toEqual([false, true, true]);
+  });
+
+  it('with awakeSessions 0, leaves every session asleep after each of its requests', async () => {
+    const table = new SessionTable(deps, { maxSessions: 8, awakeSessions: 0 });
+    const session = table.get('a');
+    const first = (await session.encode(inputs(1), () => new Set())).sent.map((s) => s.text);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(session.awake).toBe(false);
+    const again = table.get('a');
+    expect((await again.encode(inputs(1), () => new Set())).sent.map((s) => s.text)).toEqual(first);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(again.awake).toBe(false);
   });
 });

@@ -51,6 +51,7 @@ export class SessionTable {
     }
     session.lastUsed = Date.now();
     this.#sessions.set(key, session);
+    session.stayAwake();
     this.#awake.delete(key);
     this.#awake.set(key, session);
     this.#evict();
