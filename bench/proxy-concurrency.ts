@@ -269,6 +269,14 @@ export async function coldBesideWarm(
   return result;
 }
 
+/** The proxy's own count of its live sessions, awake and asleep (`distil_sessions` in /metrics). */
+async function liveSessions(port: number): Promise<string> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const count = (state: string): string =>
+    new RegExp(`^distil_sessions\\{state="${state}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? '?';
+  return `${count('awake')} sessions awake, ${count('asleep')} asleep`;
+}
+
 /**
  * RSS after 100 and after 1,000 live sessions, each holding its own ~200 KB conversation. `store` names
  * where the proxy keeps the originals behind its folds: in its own memory they are part of its RSS
@@ -298,7 +306,8 @@ export async function liveSessionMemory(
   await fill(100, 1000);
   const at1000 = rssMb(options.proxyPid);
   console.log(
-    `  originals ${store}: RSS with 100 live sessions ${at100.toFixed(0)} MB, with 1,000 ${at1000.toFixed(0)} MB`,
+    `  originals ${store}: RSS with 100 live sessions ${at100.toFixed(0)} MB, with 1,000 ${at1000.toFixed(0)} MB ` +
+      `(the proxy's /metrics: ${await liveSessions(options.proxyPort)})`,
   );
   // The same conversations again, one at a time: the most recent ones are awake, the oldest asleep
   // (the proxy keeps 64 awake), and a sleeping one is woken from the texts the request resends.
