@@ -30,11 +30,13 @@ export interface PreparedExchange extends Exchange {
   readonly splicedTokens: number;
   readonly model: string;
   /**
-   * The caller's grants for the handles new in this request (handle-owners.ts), written while the request
-   * is upstream and awaited before any of the reply goes to the client: a reply the client holds means
-   * its handles expand for it on every replica. Never rejects (a grant that fails is logged).
+   * What this request's handles need before anyone reads them, done while the request is upstream and
+   * awaited before any of the reply is read: the caller's grants for the handles new in it
+   * (handle-owners.ts), so a reply the client holds means its handles expand for it on every replica,
+   * and the fsyncs of their records (syncs-owed.ts), so they are durable. Never rejects (a grant or sync
+   * that fails is logged).
    */
-  readonly granted: Promise<void>;
+  readonly stored: Promise<void>;
 }
 
 /**

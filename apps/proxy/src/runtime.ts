@@ -4,6 +4,7 @@ import type { BypassReason } from './fail-open/part-failure.js';
 import type { LiteralCache } from './json/literal-cache.js';
 import type { ExchangeObserver } from './operate/exchange-observer.js';
 import type { ExpandLearning } from './operate/expand-learning.js';
+import type { SyncsOwed } from './pool/syncs-owed.js';
 import type { SavingsLedger } from './savings/savings-ledger.js';
 import type { SessionTable } from './session/session-table.js';
 
@@ -17,6 +18,8 @@ export interface ProxyRuntime {
    * workers write the proxy's disk store (CompressPool.putInDiskStore), else from this thread.
    */
   readonly putGrants: (grants: readonly Uint8Array[]) => Promise<void>;
+  /** The fsyncs the disk store owes for records put in place, by handle; a reply waits for its handles'. */
+  readonly syncs: SyncsOwed;
   readonly keepModel: KeepModel;
   readonly agent: Dispatcher;
   readonly sessions: SessionTable;

@@ -19,6 +19,7 @@ import { ExpandLearning } from './operate/expand-learning.js';
 import { ProxyOperations } from './operate/proxy-operations.js';
 import type { ShadowOptions } from './operate/shadow/shadow-sampler.js';
 import { CompressPool, defaultCompressWorkers } from './pool/compress-pool.js';
+import { SyncsOwed, stagesPuts } from './pool/syncs-owed.js';
 import type { ProxyRuntime } from './runtime.js';
 import { type RequestSavings, SavingsLedger, type SavingsTotals } from './savings/savings-ledger.js';
 import { builtInAdminRoutes } from './server/admin-routes.js';
@@ -123,8 +124,12 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
   checkBind(proxy.host, proxy.adminToken);
 
   const ownedStore = options.store ? null : await openRestoreStore(config.restoreStore, options.home);
+  const opened = options.store ?? ownedStore!;
+  // A disk store's records are put in place before the request goes upstream and fsynced while it is
+  // there; the reply waits for them (syncs-owed.ts).
+  const syncs = new SyncsOwed(log);
   // Every failure of the store or the keep model is tagged, so the request path can stand aside for it.
-  const store = guardStore(options.store ?? ownedStore!, proxy.storeRetryMs);
+  const store = guardStore(stagesPuts(opened) ? syncs.staging(opened) : opened, proxy.storeRetryMs);
   const loaded =
     options.keepModel ?? (await loadKeepModel({ ...config.keepModel, fallback: 'salience' }, log));
   // The configured model failed to load and the rules run instead: said in the log and in /distil/health.
@@ -142,6 +147,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     ...(!options.store &&
       config.restoreStore.type === 'disk' && {
         diskStore: diskStoreOptions(config.restoreStore, options.home),
+        syncs,
       }),
     log,
   });
@@ -184,11 +190,15 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     // The expand loop reads through a counting view of the store (expands per content class).
     store: operations.expandStore(store),
     putGrants: async (grants) => {
-      const here = () => Promise.all(grants.map((grant) => store.put(grant)));
+      const here = async () => {
+        // in place here, and synced before the grant counts as written
+        await syncs.syncedFor(await Promise.all(grants.map((grant) => store.put(grant))));
+      };
       // a worker that failed to put them (one the pool added later whose store did not open, or a store
       // error) leaves them to this thread, whose store answers for itself
       await (pool.putInDiskStore(grants)?.catch(here) ?? here());
     },
+    syncs,
     keepModel,
     agent,
     sessions,

@@ -10,6 +10,7 @@ import { compressBlock, DiskRestoreStore, MemoryRestoreStore, type PackedOrigina
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { credentialDigest, ownsHandle } from '../src/expand/handle-owners.js';
 import { CompressPool } from '../src/pool/compress-pool.js';
+import { SyncsOwed } from '../src/pool/syncs-owed.js';
 import { FakeUpstream, type ReceivedRequest } from './fake-upstream.js';
 import { buildLog, firstHandle, startTestProxy, type TestProxy } from './fixtures.js';
 
@@ -386,6 +387,41 @@ describe('compress workers beside a disk store', { timeout: 20_000 }, () => {
       const grant = new TextEncoder().encode('a grant the worker puts');
       await pool.putInDiskStore([grant]);
       expect(await disk.has(handleFor(grant))).toBe(true);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('with syncs owed, a worker answers once its records are in place and says when they are synced', async () => {
+    const path = join(folder, 'staged-store');
+    const lines: string[] = [];
+    const syncs = new SyncsOwed((line) => lines.push(line));
+    const pool = new CompressPool({
+      size: 1,
+      keepModel: { type: 'salience' },
+      tiers: DistilConfig.parse({}).tiers,
+      diskStore: { path },
+      syncs,
+      log: () => {},
+    });
+    await pool.ready;
+    try {
+      const text = buildLog(1000, 'staged-puts');
+      const block = { id: 'b', role: 'tool', kind: 'log', text, trusted: false } as const;
+      const options = { keepModel: new SalienceKeepModel(), tiers: DistilConfig.parse({}).tiers };
+      const compressed = await pool.compress(block, { ...options, store: new MemoryRestoreStore() });
+      // the same bytes as compressing here
+      const here = await compressBlock(block, { ...options, store: new MemoryRestoreStore() });
+      expect(compressed.text).toBe(here.text);
+      expect(compressed.handles.length).toBeGreaterThan(0);
+      // owed until the worker says they are synced, and readable from another opener before that
+      expect(syncs.size).toBeGreaterThan(0);
+      const disk = await DiskRestoreStore.open({ path, sweepOnOpen: false });
+      for (const handle of compressed.handles)
+        expect(text).toContain(new TextDecoder().decode(await disk.get(handle)));
+      await syncs.syncedFor(compressed.handles);
+      await vi.waitFor(() => expect(syncs.size).toBe(0));
+      expect(lines).toEqual([]);
     } finally {
       await pool.close();
     }

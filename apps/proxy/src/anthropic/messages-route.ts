@@ -48,7 +48,7 @@ export async function handleMessages(exchange: Exchange, raw: Buffer, countOnly:
   const { prepared, body, rewritten } = await rewriteRequest(exchange, raw, read, session, MESSAGES);
   if (countOnly) {
     const upstream = await postUpstream(exchange, body, rewritten);
-    await prepared.granted;
+    await prepared.stored;
     await relayResponse(
       exchange.res,
       upstream,

@@ -118,8 +118,12 @@ export async function rewriteRequest<R extends { model: string }>(
     const { count, error } = outcome.failed;
     standAside(exchange, bypassReasonOf(error), error, `${count} tool outputs sent whole`);
   }
-  // against the disk store every grant waits on its own fsyncs: they run while the request is upstream
-  const granted = grantIssued(exchange, session, outcome.issued);
+  // against the disk store every grant and new record waits on its fsyncs: they run while the request is
+  // upstream
+  const stored = Promise.all([
+    grantIssued(exchange, session, outcome.issued),
+    rt.syncs.syncedFor(outcome.handles),
+  ]).then(() => {});
   const wanted =
     rt.config.expandLoopCap > 0 &&
     (outcome.handles.size > 0 || session.toolsOffered || declaresTools(request));
@@ -139,7 +143,7 @@ export async function rewriteRequest<R extends { model: string }>(
     offered,
     splicedTokens,
     model: request.model,
-    granted,
+    stored,
   };
   return { prepared, body, rewritten };
 }

@@ -141,8 +141,8 @@ export async function runExpandLoop<Reply>(
   };
   try {
     let upstream = await post(body, rewritten);
-    // the handle grants were written while the model read the request; none of the reply goes out first
-    await exchange.granted;
+    // the handle grants and record syncs ran while the model read the request; none of the reply is read first
+    await exchange.stored;
     for (let round = 0; ; round++) {
       const read = await channel.read(upstream, round);
       tally.read(read);

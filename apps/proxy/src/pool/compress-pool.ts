@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { type Block, HandleCollisionError, type KeepModelConfig, type TierConfig } from '@distil/contract';
 import {
   type CompressedBlock,
@@ -19,8 +20,10 @@ import {
   type PutTask,
   READY_CHECK,
   type ReadyAnswer,
+  type SyncedMessage,
   type WorkerFailure,
 } from './compress-task.js';
+import type { SyncsOwed } from './syncs-owed.js';
 import { compressWorkerScript, type WorkerScript } from './worker-script.js';
 
 /**
@@ -67,6 +70,11 @@ export interface CompressPoolOptions {
   readonly script?: WorkerScript;
   /** The disk store the proxy opened from its config, for the workers to put originals in themselves. */
   readonly diskStore?: DiskRestoreStoreOptions;
+  /**
+   * Where the syncs of records a worker staged in that disk store are owed (then a worker answers once
+   * its records are in place, before they are fsynced). Without it a worker's puts are whole.
+   */
+  readonly syncs?: SyncsOwed;
   /** Where the one line saying why the pool is not used goes. */
   readonly log: (line: string) => void;
 }
@@ -99,6 +107,33 @@ function errorOf(failure: WorkerFailure): unknown {
 }
 
 /**
+ * Settles when the worker says on `port` that its staged records are durable; rejects when it says a
+ * sync failed, or when the port closes first (the worker died).
+ */
+function syncedOn(port: MessagePort): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    // a reply is never held longer than this for a worker that stopped answering
+    const late = setTimeout(() => {
+      reject(new Error('the compress worker did not say its syncs were done'));
+      port.close();
+    }, SYNC_WAIT_MS);
+    late.unref();
+    port.once('message', ({ failed }: SyncedMessage) => {
+      if (failed === null) resolve();
+      else reject(Object.assign(new Error('a sync failed in a compress worker'), { code: failed }));
+      port.close();
+    });
+    port.once('close', () => {
+      clearTimeout(late);
+      reject(new Error('the compress worker left before its syncs were done'));
+    });
+  });
+}
+
+/** The longest a reply waits for a worker to say its records are synced (two fsyncs take milliseconds). */
+const SYNC_WAIT_MS = 10_000;
+
+/**
  * Compression of new blocks off the event loop, in a pool of worker threads (piscina: a kept-up pool
  * with a task queue, worker restarts and clean shutdown; nothing here needs more than `run`).
  *
@@ -124,6 +159,7 @@ export class CompressPool {
   readonly #pool: WorkerPool | null;
   readonly #below: number;
   readonly #log: (line: string) => void;
+  readonly #syncs: SyncsOwed | null;
   #state: 'starting' | 'ready' | 'in-thread' = 'starting';
   /** Workers ready to take a block (piscina's `workerCreate` until its `workerDestroy`). */
   readonly #live = new Set<unknown>();
@@ -144,6 +180,7 @@ export class CompressPool {
   constructor(options: CompressPoolOptions) {
     this.#below = options.inThreadBelowChars ?? IN_THREAD_BELOW_CHARS;
     this.#log = options.log;
+    this.#syncs = options.syncs ?? null;
     this.#pool = options.size > 0 ? this.#start(options) : null;
     if (!this.#pool) this.#state = 'in-thread';
   }
@@ -177,6 +214,10 @@ export class CompressPool {
         maxThreads: options.size,
         idleTimeout: options.idleWorkerMs ?? IDLE_WORKER_MS,
         recordTiming: false,
+        // A worker's event loop runs between tasks: the syncs of the records it staged finish after it
+        // answered (piscina's default parks an idle worker in Atomics.wait, which stops them until the
+        // next task). The message round trip this costs is microseconds against a block's milliseconds.
+        atomics: 'disabled',
         // A worker's garbage is short-lived buffers of one block; a small young generation holds less
         // of it resident (measured ~25 MB less after twenty 200 KB blocks, at the same speed).
         resourceLimits: { maxYoungGenerationSizeMb: 8 },
@@ -248,17 +289,32 @@ export class CompressPool {
       return compressBlock(block, options);
     }
     const store = options.store;
+    // a worker writing the disk store answers before its records' syncs are done, and says when on this
+    const channel = this.#workersWriteDisk && this.#syncs ? new MessageChannel() : null;
     let answer: CompressAnswer | ReadyAnswer | PutAnswer;
     try {
-      answer = await pool.run({
-        block,
-        ...(options.anchors ? { anchors: options.anchors } : {}),
-        ...(options.context ? { context: options.context } : {}),
-        ...(takesPacked(store) && { pack: true }),
-      });
+      answer = await pool.run(
+        {
+          block,
+          ...(options.anchors ? { anchors: options.anchors } : {}),
+          ...(options.context ? { context: options.context } : {}),
+          ...(takesPacked(store) && { pack: true }),
+          ...(channel && { synced: channel.port2 }),
+        },
+        channel ? { transferList: [channel.port2] } : {},
+      );
     } catch (error) {
+      channel?.port1.close();
       this.#giveUp(`a compress worker failed (${errorLabel(error)})`);
       return compressBlock(block, options);
+    }
+    if (channel) {
+      const staged = 'compressed' in answer ? (answer.staged ?? []) : [];
+      if (staged.length === 0) channel.port1.close();
+      else {
+        const synced = syncedOn(channel.port1);
+        for (const handle of staged) this.#syncs!.owe(handle, synced);
+      }
     }
     if ('ready' in answer) return compressBlock(block, options);
     if (!answer.ok) throw errorOf(answer.failure);

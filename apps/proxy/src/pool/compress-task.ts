@@ -1,3 +1,4 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { Block, KeepContext, KeepModelConfig, TierConfig } from '@distil/contract';
 import type { CompressedBlock, DiskRestoreStoreOptions, PackedOriginal } from '@distil/core';
 import type { BypassReason } from '../fail-open/part-failure.js';
@@ -42,6 +43,16 @@ export interface CompressTask {
    * and deflated (`packed`), work the proxy's event loop would otherwise do.
    */
   readonly pack?: true;
+  /**
+   * The worker puts into the disk store in two steps (DiskRestoreStore.stage): it answers once the
+   * records are in place, and says on this port when their syncs are done (one SyncedMessage).
+   */
+  readonly synced?: MessagePort;
+}
+
+/** What a worker posts on a task's `synced` port: null once the records are durable, else why not. */
+export interface SyncedMessage {
+  readonly failed: string | null;
 }
 
 /**
@@ -68,6 +79,8 @@ export type CompressAnswer =
       readonly puts: readonly RecordedPut[];
       /** The originals packed, for the proxy's thread to file (a task with `pack`), each once. */
       readonly packed?: readonly PackedOriginal[];
+      /** Handles the worker staged in the disk store (a task with `synced`): their syncs are owed. */
+      readonly staged?: readonly string[];
       /** o200k tokens of the block and of the compressed text, when compression changed the block. */
       readonly tokens?: { readonly original: number; readonly compressed: number };
     }

@@ -6,7 +6,7 @@
  * originals for the proxy's thread to put. Built as its own entry (`dist/compress-worker.js`), so it
  * runs from the published package as from the sources.
  */
-import { workerData } from 'node:worker_threads';
+import { type MessagePort, workerData } from 'node:worker_threads';
 import { loadKeepModel } from '@distil/codec';
 import type { KeepModel, RestoreStore } from '@distil/contract';
 import { compressBlock, countTokens, DiskRestoreStore, packOriginal, useTokenTable } from '@distil/core';
@@ -19,6 +19,7 @@ import {
   type PutTask,
   READY_CHECK,
   type ReadyAnswer,
+  type SyncedMessage,
   type WorkerFailure,
 } from './compress-task.js';
 import { RecordingStore } from './recording-store.js';
@@ -33,13 +34,18 @@ const sharedTokenTable = useTokenTable(tokenTable);
 // disk from this thread, so the proxy's event loop neither receives them nor runs their ~10 file
 // operations each (a 200 KB log folds ~30 originals: ~10 ms of that thread's time per new result).
 // A store that will not open here leaves the originals to the proxy's thread, as for a memory store.
-/** This worker's side of the store: the disk store it opened, or why it did not (then it records). */
-type WorkerStore = { readonly disk: RestoreStore } | { readonly disk: null; readonly unopened?: string };
+/**
+ * This worker's side of the store: the disk store it opened (guarded, and as opened, for staged puts), or
+ * why it did not (then it records).
+ */
+type WorkerStore =
+  | { readonly disk: RestoreStore; readonly opened: DiskRestoreStore }
+  | { readonly disk: null; readonly unopened?: string };
 
 function openWorkerStore(): Promise<WorkerStore> {
   if (!diskStore) return Promise.resolve({ disk: null });
   return DiskRestoreStore.open({ ...diskStore, sweepOnOpen: false }).then(
-    (store) => ({ disk: guardStore(store) }),
+    (store) => ({ disk: guardStore(store), opened: store }),
     (error: unknown) => ({ disk: null, unopened: errorLabel(error) }),
   );
 }
@@ -104,10 +110,11 @@ async function compress(
     return { ready: true, sharedTokenTable, ...(unopened !== undefined && { storeUnopened: unopened }) };
   }
   const recording = store.disk ? null : new RecordingStore();
+  const staging = task.synced && store.disk ? new StagedPuts(store.opened) : null;
   try {
     const compressed = await compressBlock(task.block, {
       keepModel,
-      store: store.disk ?? recording!,
+      store: staging?.store ?? store.disk ?? recording!,
       tiers,
       ...(task.anchors ? { anchors: task.anchors } : {}),
       ...(task.context ? { context: task.context } : {}),
@@ -123,10 +130,55 @@ async function compress(
       const packed = await Promise.all(recording!.distinct().map(packOriginal));
       return { ok: true, compressed, puts: [], packed, ...(tokens ? { tokens } : {}) };
     }
-    return { ok: true, compressed, puts, ...(tokens ? { tokens } : {}) };
+    return {
+      ok: true,
+      compressed,
+      puts,
+      ...(staging && { staged: staging.handles }),
+      ...(tokens ? { tokens } : {}),
+    };
   } catch (error) {
     return failureOf(error);
+  } finally {
+    // after the answer, the syncs its staged records still owe: said once on the task's port
+    if (task.synced) reportSynced(task.synced, staging);
   }
+}
+
+/** Puts staged into the disk store for one task: the handles, and the syncs they owe. */
+class StagedPuts {
+  readonly handles: string[] = [];
+  readonly #durable: Promise<void>[] = [];
+  readonly store: RestoreStore;
+
+  constructor(disk: DiskRestoreStore) {
+    this.store = guardStore({
+      put: async (original) => {
+        const { handle, durable } = await disk.stage(original);
+        this.handles.push(handle);
+        this.#durable.push(durable);
+        return handle;
+      },
+      get: (handle) => disk.get(handle),
+      has: (handle) => disk.has(handle),
+    });
+  }
+
+  /** Settles with the first failed sync's code, or null once every sync is done. */
+  synced(): Promise<string | null> {
+    return Promise.all(this.#durable).then(
+      () => null,
+      (error: unknown) => errorLabel(error),
+    );
+  }
+}
+
+/** Posts `{ failed }` on `port` once the staged records are durable (failed: null) or a sync failed. */
+function reportSynced(port: MessagePort, staging: StagedPuts | null): void {
+  void (staging?.synced() ?? Promise.resolve(null)).then((failed) => {
+    port.postMessage({ failed } satisfies SyncedMessage);
+    port.close();
+  });
 }
 
 /**

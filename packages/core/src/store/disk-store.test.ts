@@ -151,6 +151,49 @@ describe('DiskRestoreStore', () => {
     await expect(store.get(handle)).rejects.toBeInstanceOf(UnknownHandleError);
   });
 
+  it('stage: the record reads back in another opener before its syncs are done (property, 100 cases)', async () => {
+    const path = freshPath();
+    const store = await DiskRestoreStore.open({ path });
+    const reader = await DiskRestoreStore.open({ path, sweepOnOpen: false });
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 256 }), async (original) => {
+        const { handle, durable } = await store.stage(original);
+        expect(handle).toBe(addressOf(original).handle);
+        expect(await reader.get(handle)).toEqual(original);
+        await durable;
+        expect(await reader.get(handle)).toEqual(original);
+      }),
+      { numRuns: 100 },
+    );
+    // no temp name is left behind by a staged put
+    for (const folder of readdirSync(path)) {
+      for (const name of readdirSync(join(path, folder))) expect(name).toMatch(/^dh_[0-9a-f]{12}$/);
+    }
+  });
+
+  it('stage: a collision is refused before a handle is given, and a re-stage owes no sync', async () => {
+    const path = freshPath();
+    const store = await DiskRestoreStore.open({ path });
+    const mine = bytes('staged original');
+    const { handle, digest } = addressOf(mine);
+    const colliding = digest.slice(0, 12) + (digest.slice(12, 13) === '0' ? '1' : '0') + digest.slice(13);
+    mkdirSync(join(path, handle.slice(3, 5)), { recursive: true, mode: 0o700 });
+    writeFileSync(fileOf(path, handle), encodeRecord({ handle, digest: colliding }, bytes('other')), {
+      mode: 0o600,
+    });
+    await expect(store.stage(mine)).rejects.toBeInstanceOf(HandleCollisionError);
+
+    const again = bytes('staged twice');
+    const first = await store.stage(again);
+    await first.durable;
+    const second = await store.stage(again);
+    expect(second.handle).toBe(first.handle);
+    // the record was already in place and synced: nothing is written or owed
+    let owed = true;
+    await Promise.race([second.durable.then(() => (owed = false)), Promise.resolve()]);
+    expect(owed).toBe(false);
+  });
+
   it('is idempotent: a re-put of the same bytes does not rewrite the record', async () => {
     const path = freshPath();
     const store = await DiskRestoreStore.open({ path });

@@ -38,6 +38,15 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 /** Errors of filesystems without hard links, where `put` falls back to rename. */
 const NO_LINK_CODES = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS']);
 
+/** A put whose record is in place: its handle, and when the record is durable (see DiskRestoreStore.stage). */
+export interface StagedPut {
+  readonly handle: Handle;
+  readonly durable: Promise<void>;
+}
+
+/** The `durable` of a record that was already in place (written by an earlier put). */
+const DURABLE: Promise<void> = Promise.resolve();
+
 function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
@@ -109,6 +118,23 @@ export class DiskRestoreStore implements RestoreStore {
 
   /** Stores `original` (idempotent: an existing identical record is only touched, never rewritten). */
   async put(original: Uint8Array): Promise<Handle> {
+    const { handle, durable } = await this.stage(original);
+    await durable;
+    return handle;
+  }
+
+  /**
+   * `put` in two steps: the record is in place, readable by `get` in any thread or process, when this
+   * resolves; `durable` resolves once it and its folder entry are fsynced. A collision is found before
+   * this resolves, because the record takes its name first: a handle staged here never names another
+   * original. The syncs are what a put waits for (two fsyncs a record, most of its time), and a caller
+   * that only needs the handle to be durable before anyone can act on it — the proxy, before the reply
+   * that carries it reaches the client — overlaps them with other work. Until `durable` resolves a power
+   * loss can leave the record damaged (its bytes fail the digest check, and `get` refuses it), never
+   * another original's bytes; a killed process leaves it complete (the bytes were written before the
+   * name was taken).
+   */
+  async stage(original: Uint8Array): Promise<StagedPut> {
     const address = addressOf(original);
     const record = encodeRecord(address, original);
     if (record.byteLength > this.maxBytes) {
@@ -119,22 +145,23 @@ export class DiskRestoreStore implements RestoreStore {
     const folder = await this.#fanoutFolder(address.handle);
     const target = join(folder, address.handle);
     const existing = await this.#readExisting(target);
+    let durable: Promise<void> = DURABLE;
     if (existing === null || !(await this.#settleExisting(address, original, target, existing))) {
       try {
-        await this.#writeAtomically(address, original, record, folder, target);
+        ({ durable } = await this.#writeInPlace(address, original, record, folder, target));
       } catch (error) {
         if (errorCode(error) !== 'ENOENT') throw error;
         // The fan-out folder vanished under us (the store was cleared by hand): recreate it, try once more.
         this.#readyFolders.delete(folder);
         await this.#fanoutFolder(address.handle);
-        await this.#writeAtomically(address, original, record, folder, target);
+        ({ durable } = await this.#writeInPlace(address, original, record, folder, target));
       }
     }
     this.#putsSinceSweep += 1;
     // The sweep reads every record's metadata: it runs beside the request that stored this original, not
     // in front of it (a failed sweep only leaves eviction to the next one).
     if (this.#putsSinceSweep >= this.sweepEveryPuts) this.sweep().catch(() => {});
-    return address.handle;
+    return { handle: address.handle, durable };
   }
 
   /** The original, byte for byte, after full digest verification; refreshes its last-use time. */
@@ -234,30 +261,40 @@ export class DiskRestoreStore implements RestoreStore {
     return true;
   }
 
-  async #writeAtomically(
+  /**
+   * Writes the record under a temp name in its folder, takes the handle's name for it (see #publish) and
+   * removes the temp name; returns the syncs still owed: the record's bytes, then the folder entry.
+   */
+  async #writeInPlace(
     address: ContentAddress,
     original: Uint8Array,
     record: Buffer,
     folder: string,
     target: string,
-  ): Promise<void> {
+  ): Promise<{ readonly durable: Promise<void> }> {
     const temp = join(folder, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
     const file = await open(temp, 'wx', FILE_MODE);
     try {
       await file.writeFile(record);
-      await file.sync();
-    } finally {
-      await file.close();
+      try {
+        await this.#publish(address, original, temp, target);
+      } finally {
+        await unlink(temp).catch(() => {});
+      }
+    } catch (error) {
+      await file.close().catch(() => {});
+      throw error;
     }
-    try {
-      await this.#publish(address, original, temp, target);
-    } finally {
-      await unlink(temp).catch(() => {});
-    }
-    await syncFolder(folder);
+    const durable = file
+      .sync()
+      .finally(() => file.close())
+      .then(() => syncFolder(folder));
+    // a caller that never waits for it must not see an unhandled rejection; one that waits sees the error
+    durable.catch(() => {});
+    return { durable };
   }
 
-  /** Moves a complete, synced temp file into place without ever replacing a good record. */
+  /** Moves a complete temp file into place without ever replacing a good record. */
   async #publish(address: ContentAddress, original: Uint8Array, temp: string, target: string): Promise<void> {
     try {
       await link(temp, target);

@@ -1,4 +1,4 @@
-export { DiskRestoreStore, type DiskRestoreStoreOptions } from './disk-store.js';
+export { DiskRestoreStore, type DiskRestoreStoreOptions, type StagedPut } from './disk-store.js';
 export type { EvictionPolicy, SweepReport } from './disk-sweep.js';
 export {
   DEFAULT_MEMORY_STORE_MAX_BYTES,
