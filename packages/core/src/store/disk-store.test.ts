@@ -230,6 +230,35 @@ describe('DiskRestoreStore', () => {
     expect(statSync(fileOf(path, handle)).mtimeMs).toBeGreaterThan((now - 60) * 1000);
   });
 
+  it('sweeps once it wrote sweepEveryBytes of new records; re-puts of stored bytes do not count', async () => {
+    const path = freshPath();
+    const original = (i: number): Uint8Array => bytes(`${String(i).padStart(4, '0')}${'.'.repeat(96)}`);
+    const recordSize = encodeRecord(addressOf(original(0)), original(0)).byteLength;
+    const store = await DiskRestoreStore.open({
+      path,
+      maxBytes: recordSize * 5,
+      sweepEveryBytes: recordSize * 4,
+    });
+    expect(store.sweepEveryPuts).toBe(Number.POSITIVE_INFINITY);
+    const handles: string[] = [];
+    const now = Date.now() / 1000;
+    for (let i = 0; i < 8; i += 1) {
+      handles.push(await store.put(original(i)));
+      // stored bytes again: no new record, so no bytes toward the next sweep
+      for (let k = 0; k < 5; k += 1) await store.put(original(i));
+      await store.swept();
+      utimesSync(fileOf(path, handles[i] as string), now - (100 - i), now - (100 - i));
+    }
+    // Sweeps ran after the 4th and the 8th new record only: at 8 records the 3 oldest went.
+    for (const [i, handle] of handles.entries()) expect(await store.has(handle)).toBe(i >= 3);
+    // the default: an eighth of maxBytes
+    const defaults = await DiskRestoreStore.open({ path: freshPath(), maxBytes: 8_000 });
+    expect(defaults.sweepEveryBytes).toBe(1_000);
+    await expect(DiskRestoreStore.open({ path: freshPath(), sweepEveryBytes: 0 })).rejects.toThrow(
+      'sweepEveryBytes must be positive',
+    );
+  });
+
   it('evicts the least recently used records past maxBytes, every sweepEveryPuts puts', async () => {
     const path = freshPath();
     const original = (i: number): Uint8Array => bytes(`${String(i).padStart(4, '0')}${'.'.repeat(96)}`);

@@ -22,7 +22,13 @@ export interface DiskRestoreStoreOptions {
   readonly maxBytes?: number;
   /** Evict originals not read or written for this many days (default 30). */
   readonly maxAgeDays?: number;
-  /** Run the eviction sweep after this many puts (default 256); it also runs on open. */
+  /**
+   * Run the eviction sweep once this store has written this many bytes of new records since its last
+   * one (default `maxBytes / 8`); it also runs on open. A sweep reads every record's metadata, so its
+   * cost grows with the store: a trigger by bytes keeps that cost per byte put the same at any size.
+   */
+  readonly sweepEveryBytes?: number;
+  /** Also run it after this many puts (default: only by bytes). */
   readonly sweepEveryPuts?: number;
   /**
    * Sweep on open (default true). A second opener of a folder another one already swept (a proxy's
@@ -75,28 +81,34 @@ async function syncFolder(folder: string): Promise<void> {
  *   worst a temp file, which reads never open and the next open removes.
  * - Verified: every get re-hashes the bytes against the full digest; a put that finds a different digest
  *   under its handle raises HandleCollisionError and leaves the record alone.
- * - Evicting: by age (mtime = last put or get) and by size (oldest mtime first), on open and every
- *   `sweepEveryPuts` puts.
+ * - Evicting: by age (mtime = last put or get) and by size (oldest mtime first), on open and once the
+ *   store wrote `sweepEveryBytes` of new records (or `sweepEveryPuts` puts) since its last sweep.
  */
 export class DiskRestoreStore implements RestoreStore {
   readonly path: string;
   readonly maxBytes: number;
   readonly maxAgeMs: number;
+  readonly sweepEveryBytes: number;
   readonly sweepEveryPuts: number;
   readonly #touchIntervalMs: number;
   readonly #readyFolders = new Set<string>();
   #putsSinceSweep = 0;
+  #bytesSinceSweep = 0;
   #sweeping: Promise<SweepReport> | null = null;
 
   private constructor(options: DiskRestoreStoreOptions) {
     this.path = resolve(options.path);
     this.maxBytes = options.maxBytes ?? 1024 ** 3;
     this.maxAgeMs = (options.maxAgeDays ?? 30) * DAY_MS;
-    this.sweepEveryPuts = options.sweepEveryPuts ?? 256;
+    // Every 256 puts, as this once was, a proxy with a store of 100,000 records spent seconds of CPU
+    // listing it every few requests; by bytes, a full 1 GiB store is listed once per 128 MiB written.
+    this.sweepEveryBytes = options.sweepEveryBytes ?? this.maxBytes / 8;
+    this.sweepEveryPuts = options.sweepEveryPuts ?? Number.POSITIVE_INFINITY;
     for (const [name, value] of [
       ['maxBytes', this.maxBytes],
       ['maxAgeDays', options.maxAgeDays ?? 30],
-      ['sweepEveryPuts', this.sweepEveryPuts],
+      ['sweepEveryBytes', this.sweepEveryBytes],
+      ['sweepEveryPuts', options.sweepEveryPuts ?? 1],
     ] as const) {
       if (!(value > 0) || !Number.isFinite(value))
         throw new RangeError(`${name} must be positive, got ${value}`);
@@ -147,6 +159,7 @@ export class DiskRestoreStore implements RestoreStore {
     const existing = await this.#readExisting(target);
     let durable: Promise<void> = DURABLE;
     if (existing === null || !(await this.#settleExisting(address, original, target, existing))) {
+      this.#bytesSinceSweep += record.byteLength;
       try {
         ({ durable } = await this.#writeInPlace(address, original, record, folder, target));
       } catch (error) {
@@ -160,7 +173,8 @@ export class DiskRestoreStore implements RestoreStore {
     this.#putsSinceSweep += 1;
     // The sweep reads every record's metadata: it runs beside the request that stored this original, not
     // in front of it (a failed sweep only leaves eviction to the next one).
-    if (this.#putsSinceSweep >= this.sweepEveryPuts) this.sweep().catch(() => {});
+    if (this.#putsSinceSweep >= this.sweepEveryPuts || this.#bytesSinceSweep >= this.sweepEveryBytes)
+      this.sweep().catch(() => {});
     return { handle: address.handle, durable };
   }
 
@@ -207,6 +221,7 @@ export class DiskRestoreStore implements RestoreStore {
   async sweep(): Promise<SweepReport> {
     if (!this.#sweeping) {
       this.#putsSinceSweep = 0;
+      this.#bytesSinceSweep = 0;
       this.#sweeping = sweepStore(this.path, { maxBytes: this.maxBytes, maxAgeMs: this.maxAgeMs }).finally(
         () => {
           this.#sweeping = null;
@@ -216,7 +231,7 @@ export class DiskRestoreStore implements RestoreStore {
     return this.#sweeping;
   }
 
-  /** Waits for the sweep running now, if any (a put starts one every `sweepEveryPuts` puts). */
+  /** Waits for the sweep running now, if any (a put starts one, see `sweepEveryBytes`). */
   async swept(): Promise<void> {
     await this.#sweeping?.catch(() => {});
   }
