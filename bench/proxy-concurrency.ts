@@ -269,6 +269,40 @@ export async function coldBesideWarm(
   return result;
 }
 
+/**
+ * A new ~200 KB tool result's own added p50 when the upstream answers after `firstByteMs`, as a model
+ * does: what the proxy does while the request is upstream (the disk store's fsyncs of the new records)
+ * is hidden behind that wait, and the figure is what the agent waits for on top of the model. Direct
+ * and proxied requests alternate, one at a time.
+ */
+export async function coldBehindModel(
+  options: ConcurrencyOptions,
+  firstByteMs: number,
+  colds = 12,
+): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const headers = { ...auth, 'x-bench-first-byte-ms': String(firstByteMs) };
+  const direct: number[] = [];
+  const proxied: number[] = [];
+  for (let i = 0; i < colds; i++) {
+    const body = Buffer.from(bigToolResult(1500 + i));
+    direct.push(await post(agent, `${options.upstream}${route}`, body, headers));
+    proxied.push(
+      await post(agent, `http://127.0.0.1:${options.proxyPort}${route}`, body, {
+        ...headers,
+        'x-distil-session': `behind-model-${i}`,
+      }),
+    );
+  }
+  agent.destroy();
+  const added = quantile(proxied, 0.5) - quantile(direct, 0.5);
+  console.log(
+    `  a new ~200 KB tool result, the model answering after ${firstByteMs} ms (n=${colds}): its own added p50 ` +
+      `${ms(added)} (direct p50 ${quantile(direct, 0.5).toFixed(2)} ms)`,
+  );
+  return added;
+}
+
 /** The proxy's own count of its live sessions, awake and asleep (`distil_sessions` in /metrics). */
 async function liveSessions(port: number): Promise<string> {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();

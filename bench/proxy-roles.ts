@@ -1,7 +1,8 @@
 /**
  * The two servers `pnpm bench:proxy` measures, each run as its own process:
  *   --upstream           a fake upstream: reads the whole body, answers a short non-streaming reply in the
- *                        wire format of the route posted to (Messages, Chat Completions or Responses);
+ *                        wire format of the route posted to (Messages, Chat Completions or Responses), at
+ *                        once or after the `x-bench-first-byte-ms` a request asks for;
  *   --proxy <upstream>   the proxy (startProxy, in-memory store or with BENCH_STORE=disk the installed
  *                        default, salience rules, its compress pool as installed or
  *                        BENCH_COMPRESS_WORKERS workers) pointed at it;
@@ -94,8 +95,17 @@ async function upstream(): Promise<void> {
         res.end('{"error":{"message":"no such route"}}');
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(reply) });
-      res.end(reply);
+      const answer = (): void => {
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(reply),
+        });
+        res.end(reply);
+      };
+      // `x-bench-first-byte-ms`: answer after that long, as a model reading a long prompt does
+      const after = Number(req.headers['x-bench-first-byte-ms'] ?? 0);
+      if (after > 0) setTimeout(answer, after);
+      else answer();
     });
   });
   server.keepAliveTimeout = 60_000;

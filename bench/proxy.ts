@@ -46,8 +46,19 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { build } from 'tsup';
-import { coldBesideWarm, liveSessionMemory, warmUnderConcurrency } from './proxy-concurrency.js';
+import {
+  coldBehindModel,
+  coldBesideWarm,
+  liveSessionMemory,
+  warmUnderConcurrency,
+} from './proxy-concurrency.js';
 import { AUTH, conversation, DIALECTS, type Dialect, ROUTE } from './proxy-dialects.js';
+
+/**
+ * How long the fake upstream takes to answer in the scenario with a model's wait: well under what a real
+ * model takes to its first byte on a 200 KB prompt (seconds), enough to hide the disk store's syncs.
+ */
+const MODEL_FIRST_BYTE_MS = 250;
 
 const ROLES = fileURLToPath(new URL('./proxy-roles.ts', import.meta.url));
 /** The proxy's compress worker, bundled beside the proxy role (where the proxy looks for it). */
@@ -410,6 +421,7 @@ async function main(): Promise<void> {
         try {
           const diskOptions = { ...options, proxyPort: onDisk.port, proxyPid: onDisk.process.pid! };
           await coldBesideWarm(diskOptions);
+          await coldBehindModel(diskOptions, MODEL_FIRST_BYTE_MS);
           // Memory: with the store an installed proxy opens (the target's figure), and with the
           // originals in the proxy's own memory, where they are part of its RSS.
           console.log(' memory');
