@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +51,23 @@ describe('distil expand (real binary)', () => {
       expect(run.status).toBe(1);
       expect(run.stdout.length).toBe(0);
       expect(run.stderr).toMatch(/^distil: unknown handle /);
+    }
+  });
+
+  it('leaves eviction to the writers: a record past maxAgeDays is still there after an expand', async () => {
+    const path = join(home, 'store');
+    const store = await DiskRestoreStore.open({ path, sweepOnOpen: false });
+    const stale = await store.put(new TextEncoder().encode('read 40 days ago'));
+    const file = join(path, stale.slice(3, 5), stale);
+    const fortyDaysAgo = Date.now() / 1000 - 40 * 24 * 3600;
+    utimesSync(file, fortyDaysAgo, fortyDaysAgo);
+    try {
+      // a sweep (which lists every record) would remove it: the default maxAgeDays is 30
+      expect(runBinary(['expand', binaryHandle], env).status).toBe(0);
+      expect(runBinary(['search', logHandle, 'quokka'], env).status).toBe(0);
+      expect(existsSync(file)).toBe(true);
+    } finally {
+      rmSync(file);
     }
   });
 

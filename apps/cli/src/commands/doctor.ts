@@ -66,7 +66,7 @@ async function checkStore({ config, home }: DoctorContext) {
   const kind = config.restoreStore.type;
   let store: Awaited<ReturnType<typeof openRestoreStore>>;
   try {
-    store = await openRestoreStore(config.restoreStore, home);
+    store = await openRestoreStore(config.restoreStore, home, { sweep: false });
   } catch (error) {
     return fail(`the ${kind} restore store does not open: ${reason(error)}`);
   }

@@ -20,7 +20,8 @@ export function registerExpand(program: Command): void {
     .argument('<handle>', 'a handle from a fold stub, e.g. dh_0123456789ab')
     .action(async (handle: string, _opts: unknown, cmd: Command) => {
       const { config } = loadConfig(cmd.optsWithGlobals<{ config?: string }>().config);
-      const store = await openRestoreStore(config.restoreStore);
+      // a reader: eviction, which lists every record, is left to the proxy and `distil compress`
+      const store = await openRestoreStore(config.restoreStore, undefined, { sweep: false });
       try {
         await writeStdout(await expand(store, handle));
       } finally {

@@ -45,7 +45,7 @@ export function registerSearch(program: Command): void {
     .option('--json', 'print { handle, query, results: [{ chunk, score, lineStart, lineEnd }] }')
     .action(async (handle: string, query: string, opts: { k: number; json?: boolean }, cmd: Command) => {
       const { config } = loadConfig(cmd.optsWithGlobals<{ config?: string }>().config);
-      const store = await openRestoreStore(config.restoreStore);
+      const store = await openRestoreStore(config.restoreStore, undefined, { sweep: false });
       try {
         const hits = await search(store, handle, query, opts.k);
         process.stdout.write(

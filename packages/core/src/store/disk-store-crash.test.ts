@@ -93,8 +93,9 @@ describe('DiskRestoreStore crash safety', () => {
     for (const [seed, [afterAcks, extraMs]] of plan.entries()) {
       acknowledged.push(...(await runAndKill(path, seed, afterAcks, extraMs)));
 
-      // Restart: opening the store cleans up after the dead writer.
+      // Restart: the sweep opening the store starts cleans up after the dead writer.
       const store = await DiskRestoreStore.open({ path });
+      await store.swept();
       expect(storedHandles(path).temps).toEqual([]);
       for (const { seed: s, index, handle } of acknowledged) {
         // Buffer#equals rather than toEqual: a deep equality walk over 100 KB arrays is needlessly slow.
@@ -102,8 +103,8 @@ describe('DiskRestoreStore crash safety', () => {
         expect(exact, `seed ${s} put ${index} (${handle})`).toBe(true);
       }
       // Every record on disk is whole, the unacknowledged put in flight at the kill included: a record
-      // appears under its handle only once complete and synced, so none may fail verification (which
-      // would refuse it with UnknownHandleError — safe, but a sign of a non-atomic write).
+      // takes its name only once its bytes are written, so none may fail verification (which would
+      // refuse it with UnknownHandleError — safe, but a sign of a non-atomic write).
       for (const handle of storedHandles(path).handles) {
         expect(handleFor(await store.get(handle))).toBe(handle);
       }

@@ -75,9 +75,11 @@ describe('DiskRestoreStore', () => {
     chmodSync(path, 0o755);
     chmodSync(join(path, handle.slice(3, 5)), 0o750);
     chmodSync(fileOf(path, handle), 0o644);
-    await DiskRestoreStore.open({ path });
+    const reopened = await DiskRestoreStore.open({ path });
+    // folders are checked before open resolves, records by the sweep it starts
     expect(mode(path)).toBe(0o700);
     expect(mode(join(path, handle.slice(3, 5)))).toBe(0o700);
+    await reopened.swept();
     expect(mode(fileOf(path, handle))).toBe(0o600);
   });
 
@@ -204,7 +206,7 @@ describe('DiskRestoreStore', () => {
     expect(readdirSync(join(path, handle.slice(3, 5)))).toEqual([handle]);
   });
 
-  it('evicts records idle longer than maxAgeDays, on open', async () => {
+  it('evicts records idle longer than maxAgeDays, in the sweep open starts', async () => {
     const path = freshPath();
     const store = await DiskRestoreStore.open({ path, maxAgeDays: 10 });
     const old = await store.put(bytes('old'));
@@ -212,7 +214,13 @@ describe('DiskRestoreStore', () => {
     const now = Date.now() / 1000;
     utimesSync(fileOf(path, old), now - 11 * DAY, now - 11 * DAY);
     utimesSync(fileOf(path, recent), now - 9 * DAY, now - 9 * DAY);
+    // a reader that does not sweep leaves them
+    const reader = await DiskRestoreStore.open({ path, maxAgeDays: 10, sweepOnOpen: false });
+    await reader.swept();
+    expect(readdirSync(join(path, old.slice(3, 5)))).toContain(old);
+    // the sweep an open starts runs beside the caller's work
     const reopened = await DiskRestoreStore.open({ path, maxAgeDays: 10 });
+    await reopened.swept();
     await expect(reopened.get(old)).rejects.toBeInstanceOf(UnknownHandleError);
     expect(await reopened.has(recent)).toBe(true);
   });
@@ -292,7 +300,7 @@ describe('DiskRestoreStore', () => {
     await expect(store.put(new Uint8Array(200))).rejects.toThrow(/exceeds the disk store's maxBytes/);
   });
 
-  it('removes temp files of dead writers on open, keeps live ones, and never reads them', async () => {
+  it('removes temp files of dead writers in the sweep open starts, keeps live ones, and never reads them', async () => {
     const path = freshPath();
     const store = await DiskRestoreStore.open({ path });
     const handle = await store.put(bytes('complete'));
@@ -302,8 +310,10 @@ describe('DiskRestoreStore', () => {
     const live = join(folder, `.tmp-${process.pid}-def`);
     writeFileSync(dead, 'partial');
     writeFileSync(live, 'in flight');
-    const report = await (await DiskRestoreStore.open({ path })).sweep();
-    expect(report.tempFilesRemoved).toBe(0); // open already removed the dead one
+    const reopened = await DiskRestoreStore.open({ path });
+    await reopened.swept();
+    const report = await reopened.sweep();
+    expect(report.tempFilesRemoved).toBe(0); // the sweep open started already removed the dead one
     expect(readdirSync(folder).sort()).toEqual([`.tmp-${process.pid}-def`, handle].sort());
     const anHourAgo = Date.now() / 1000 - 2 * 3600;
     utimesSync(live, anHourAgo, anHourAgo);

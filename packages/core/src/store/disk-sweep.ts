@@ -77,6 +77,19 @@ async function listFolder(folder: string): Promise<Dirent[]> {
 }
 
 /**
+ * Checks (and tightens) the store's fan-out folders: a folder owned by another user or writable by anyone
+ * raises UnsafeStoreFolderError. One entry per folder (at most 256): what opening a store checks before
+ * it is used, while the records are swept beside the caller's work.
+ */
+export async function checkFanoutFolders(root: string): Promise<void> {
+  for (const fanout of await listFolder(root)) {
+    if (!FANOUT_PATTERN.test(fanout.name)) continue;
+    const folder = join(root, fanout.name);
+    await checkOwnerOnly(folder, await lstat(folder));
+  }
+}
+
+/**
  * One pass over a disk store: checks and tightens permissions (0700 folders, 0600 files), removes the temp
  * files of crashed writers, evicts records idle longer than maxAge, then evicts the least recently used
  * (oldest mtime first) until the total is within maxBytes. Anything that is not a fan-out folder, a handle

@@ -13,6 +13,7 @@ export {
   type ClosableRestoreStore,
   defaultStorePath,
   diskStoreOptions,
+  type OpenStoreOptions,
   openRestoreStore,
   RESTORE_STORE_BACKENDS,
 } from './open-restore-store.js';

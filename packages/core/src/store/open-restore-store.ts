@@ -8,9 +8,19 @@ import { RedisRestoreStore } from './redis-store.js';
 /** A RestoreStore that holds a resource (a folder sweep, a connection) and must be closed. */
 export type ClosableRestoreStore = RestoreStore & { close(): Promise<void> };
 
+/** How a caller opens a store. */
+export interface OpenStoreOptions {
+  /**
+   * Whether this opener starts the disk store's eviction sweep (default true). A reader that only
+   * expands or searches passes false: a sweep lists every record, and eviction is for the writers.
+   */
+  readonly sweep?: boolean;
+}
+
 type BackendOpener<T extends RestoreStoreConfig['type']> = (
   config: Extract<RestoreStoreConfig, { type: T }>,
   home: string,
+  options: OpenStoreOptions,
 ) => Promise<ClosableRestoreStore>;
 
 /** The default folder of the disk store: `<home>/store`. */
@@ -37,7 +47,11 @@ export function diskStoreOptions(
 export const RESTORE_STORE_BACKENDS: Readonly<{ [T in RestoreStoreConfig['type']]: BackendOpener<T> }> =
   Object.freeze({
     memory: async () => new MemoryRestoreStore(),
-    disk: (config, home) => DiskRestoreStore.open(diskStoreOptions(config, home)),
+    disk: (config, home, options) =>
+      DiskRestoreStore.open({
+        ...diskStoreOptions(config, home),
+        ...(options.sweep === false && { sweepOnOpen: false }),
+      }),
     redis: (config) => RedisRestoreStore.connect({ url: config.url, ttlSeconds: config.ttlSeconds }),
   });
 
@@ -48,8 +62,9 @@ export const RESTORE_STORE_BACKENDS: Readonly<{ [T in RestoreStoreConfig['type']
 export async function openRestoreStore(
   config: RestoreStoreConfig,
   home: string = distilHome(),
+  options: OpenStoreOptions = {},
 ): Promise<ClosableRestoreStore> {
   const parsed = parseOrThrow(RestoreStoreConfig, config, 'restoreStore config');
   const open = RESTORE_STORE_BACKENDS[parsed.type] as BackendOpener<typeof parsed.type>;
-  return open(parsed, home);
+  return open(parsed, home, options);
 }
