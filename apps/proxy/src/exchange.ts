@@ -72,8 +72,10 @@ export async function postUpstream(
 }
 
 /** Tokens saved in a request, as the `x-distil-saved-tokens` header reports them. */
-export function savedTokensOf(outcome: ContextOutcome | null): number | null {
-  return outcome ? outcome.savedFresh + outcome.savedRepeat : null;
+export async function savedTokensOf(outcome: ContextOutcome | null): Promise<number | null> {
+  if (!outcome) return null;
+  const { fresh, repeat } = await outcome.saved;
+  return fresh + repeat;
 }
 
 /** Whether an upstream response is a server-sent event stream. */
@@ -86,20 +88,21 @@ export function isEventStream(response: UpstreamResponse): boolean {
  * uncompressed estimate. `tools` are the distil tools in this dialect (what offering them cost); they and
  * the distil exchanges spliced back into the request are what Distil added to it.
  */
-export function recordExchange(
+export async function recordExchange(
   exchange: PreparedExchange,
   provider: 'anthropic' | 'openai',
   model: string,
   tools: DialectTools,
   calls: BilledUsage[],
   expands: number,
-): void {
+): Promise<void> {
+  const saved = await exchange.outcome.saved;
   exchange.rt.ledger.record({
     provider,
     model,
     calls,
-    savedFresh: exchange.outcome.savedFresh,
-    savedRepeat: exchange.outcome.savedRepeat,
+    savedFresh: saved.fresh,
+    savedRepeat: saved.repeat,
     injectedTokens: (exchange.offered ? tools.tokens() : 0) + exchange.splicedTokens,
     expands,
   });

@@ -115,6 +115,11 @@ describe('compression in worker threads', { timeout: 20_000 }, () => {
     const bigAlone = await post(inThread, request('big', BIG), 'alone-big');
     const smallAlone = await post(inThread, request('small', SMALL), 'alone-small');
     await Promise.all([bigAlone.text(), smallAlone.text()]);
+    // the worker counts the block's tokens after its answer, while the request is upstream: the reply
+    // reports the counts this thread makes
+    const saved = Number(big.headers.get('x-distil-saved-tokens'));
+    expect(saved).toBeGreaterThan(1000);
+    expect(saved).toBe(Number(bigAlone.headers.get('x-distil-saved-tokens')));
 
     const sent = upstream.received.filter((r) => r.body.includes('(big)')).map((r) => r.body);
     expect(sent).toHaveLength(2);

@@ -52,7 +52,7 @@ export async function handleMessages(exchange: Exchange, raw: Buffer, countOnly:
     await relayResponse(
       exchange.res,
       upstream,
-      distilHeaders(exchange.clock, savedTokensOf(prepared.outcome)),
+      distilHeaders(exchange.clock, await savedTokensOf(prepared.outcome)),
     );
     return;
   }

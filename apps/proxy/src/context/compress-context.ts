@@ -19,15 +19,23 @@ export interface ContextOutcome {
    * without a grant from an earlier request (see handle-owners.ts). A stub a tool printed is not among them.
    */
   readonly issued: ReadonlySet<string>;
-  /** Estimated tokens removed (o200k), over blocks first sent in this request. */
-  readonly savedFresh: number;
-  /** Estimated tokens removed over blocks sent in earlier requests (now in the provider's cached prefix). */
-  readonly savedRepeat: number;
+  /**
+   * Tokens removed (o200k): `fresh` over blocks first sent in this request, `repeat` over blocks sent in
+   * earlier requests (now in the provider's cached prefix). Settles once a compress worker has counted
+   * the blocks it compressed, which it does while the request is upstream; read for the reply.
+   */
+  readonly saved: Promise<SavedTokens>;
   /** Blocks that went through the session layer, and how many of them were new. */
   readonly blocks: number;
   readonly added: number;
   /** Blocks sent whole because compressing them failed (see ProxySession), with the first failure. */
   readonly failed: { readonly count: number; readonly error: unknown } | null;
+}
+
+/** Tokens a request's rewrites removed (see ContextOutcome.saved). */
+export interface SavedTokens {
+  readonly fresh: number;
+  readonly repeat: number;
 }
 
 const STUB_MARK = 'handle=dh_';
@@ -36,6 +44,13 @@ const STUB_MARK = 'handle=dh_';
 function addStubHandles(text: string, handles: Set<string>): void {
   if (!text.includes(STUB_MARK)) return;
   for (const stub of findStubs(text)) handles.add(stub.handle);
+}
+
+/** The sum of counts, some of them still being made. */
+async function sum(counts: readonly (number | Promise<number>)[]): Promise<number> {
+  let total = 0;
+  for (const count of counts) total += typeof count === 'number' ? count : await count;
+  return total;
 }
 
 /**
@@ -71,8 +86,8 @@ export async function compressContext(
   const handles = new Set<string>();
   const issued = new Set<string>();
   const rewrites: StringEdit[] = [];
-  let savedFresh = 0;
-  let savedRepeat = 0;
+  const fresh: (number | Promise<number>)[] = [];
+  const repeat: (number | Promise<number>)[] = [];
   const firstNew = sent.length - added;
   sent.forEach((block, i) => {
     const target = compressible[i]!;
@@ -84,8 +99,7 @@ export async function compressContext(
     if (block.text === target.text) return;
     target.write!(block.text);
     rewrites.push({ path: target.path, text: block.text });
-    if (i >= firstNew) savedFresh += savedTokens(block);
-    else savedRepeat += savedTokens(block);
+    (i >= firstNew ? fresh : repeat).push(savedTokens(block));
   });
   for (const text of context.toolTexts) if (!text.write) addStubHandles(text.text, handles);
   for (const handle of handles) session.shownHandles.add(handle);
@@ -96,8 +110,7 @@ export async function compressContext(
     rewrites,
     handles,
     issued,
-    savedFresh,
-    savedRepeat,
+    saved: Promise.all([sum(fresh), sum(repeat)]).then(([f, r]) => ({ fresh: f, repeat: r })),
     blocks: compressible.length,
     added,
     failed,

@@ -171,7 +171,7 @@ export async function runExpandLoop<Reply>(
   } finally {
     channel.close();
     if (tally.priced) {
-      recordExchange(
+      await recordExchange(
         exchange,
         turn.provider,
         tally.model ?? exchange.model,

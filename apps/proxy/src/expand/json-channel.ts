@@ -40,7 +40,7 @@ export class JsonChannel<Body, Reply> implements ReplyChannel<Reply> {
       if (round > 0 && upstream.status === 200) {
         throw new Error(`upstream continuation returned an unreadable ${this.codec.noun}`);
       }
-      this.#send(upstream.status, upstream.headers, raw);
+      await this.#send(upstream.status, upstream.headers, raw);
       return RELAYED;
     }
     this.#bodies.push(body);
@@ -53,7 +53,7 @@ export class JsonChannel<Body, Reply> implements ReplyChannel<Reply> {
     const body = endsAsIs(ending)
       ? last.raw
       : Buffer.from(JSON.stringify(this.codec.merge(this.#bodies, ending)));
-    this.#send(200, last.headers, body);
+    await this.#send(200, last.headers, body);
   }
 
   /** Nothing was sent yet: the route's error handling answers (the upstream's status, or 502). */
@@ -63,8 +63,8 @@ export class JsonChannel<Body, Reply> implements ReplyChannel<Reply> {
 
   close(): void {}
 
-  #send(status: number, headers: UpstreamResponse['headers'], body: Buffer): void {
+  async #send(status: number, headers: UpstreamResponse['headers'], body: Buffer): Promise<void> {
     const { res, clock, outcome } = this.exchange;
-    sendBody(res, status, headers, body, distilHeaders(clock, savedTokensOf(outcome)));
+    sendBody(res, status, headers, body, distilHeaders(clock, await savedTokensOf(outcome)));
   }
 }

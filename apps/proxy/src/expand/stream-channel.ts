@@ -89,11 +89,11 @@ export class StreamChannel<Reply> implements ReplyChannel<Reply> {
     const streams = upstream.status === 200 && isEventStream(upstream);
     if (this.#client === null) {
       if (!streams) {
-        await relayResponse(res, upstream, distilHeaders(clock, savedTokensOf(outcome)));
+        await relayResponse(res, upstream, distilHeaders(clock, await savedTokensOf(outcome)));
         return { kind: 'relayed' };
       }
       this.#client = new ClientStream(res);
-      this.#client.open(upstream, distilHeaders(clock, savedTokensOf(outcome)));
+      this.#client.open(upstream, distilHeaders(clock, await savedTokensOf(outcome)));
       this.#splicer = this.splicer(this.#client);
     }
     // A continuation the upstream refuses is a failure of the stream the client already reads.

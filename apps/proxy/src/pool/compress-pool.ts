@@ -13,6 +13,7 @@ import { Piscina } from 'piscina';
 import { errorLabel, PartFailure } from '../fail-open/part-failure.js';
 import { rememberBlockTokens } from './block-tokens.js';
 import {
+  type AfterMessage,
   type CompressAnswer,
   type CompressTask,
   type CompressWorkerData,
@@ -20,7 +21,6 @@ import {
   type PutTask,
   READY_CHECK,
   type ReadyAnswer,
-  type SyncedMessage,
   type WorkerFailure,
 } from './compress-task.js';
 import type { SyncsOwed } from './syncs-owed.js';
@@ -107,30 +107,30 @@ function errorOf(failure: WorkerFailure): unknown {
 }
 
 /**
- * Settles when the worker says on `port` that its staged records are durable; rejects when it says a
- * sync failed, or when the port closes first (the worker died).
+ * What the worker posts on `port` after its answer, or null when the port closes first (the worker
+ * died) or it says nothing for SYNC_WAIT_MS.
  */
-function syncedOn(port: MessagePort): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
+function afterOn(port: MessagePort): Promise<AfterMessage | null> {
+  return new Promise<AfterMessage | null>((resolve) => {
     // a reply is never held longer than this for a worker that stopped answering
     const late = setTimeout(() => {
-      reject(new Error('the compress worker did not say its syncs were done'));
+      resolve(null);
       port.close();
     }, SYNC_WAIT_MS);
     late.unref();
-    port.once('message', ({ failed }: SyncedMessage) => {
-      if (failed === null) resolve();
-      else reject(Object.assign(new Error('a sync failed in a compress worker'), { code: failed }));
+    port.once('message', (message: AfterMessage) => {
+      clearTimeout(late);
+      resolve(message);
       port.close();
     });
     port.once('close', () => {
       clearTimeout(late);
-      reject(new Error('the compress worker left before its syncs were done'));
+      resolve(null);
     });
   });
 }
 
-/** The longest a reply waits for a worker to say its records are synced (two fsyncs take milliseconds). */
+/** The longest a reply waits for a worker to say what it did after its answer (milliseconds, normally). */
 const SYNC_WAIT_MS = 10_000;
 
 /**
@@ -289,8 +289,8 @@ export class CompressPool {
       return compressBlock(block, options);
     }
     const store = options.store;
-    // a worker writing the disk store answers before its records' syncs are done, and says when on this
-    const channel = this.#workersWriteDisk && this.#syncs ? new MessageChannel() : null;
+    // the worker answers with the compressed block, and says on this port what it did after (see `after`)
+    const channel = new MessageChannel();
     let answer: CompressAnswer | ReadyAnswer | PutAnswer;
     try {
       answer = await pool.run(
@@ -299,23 +299,17 @@ export class CompressPool {
           ...(options.anchors ? { anchors: options.anchors } : {}),
           ...(options.context ? { context: options.context } : {}),
           ...(takesPacked(store) && { pack: true }),
-          ...(channel && { synced: channel.port2 }),
+          after: channel.port2,
         },
-        channel ? { transferList: [channel.port2] } : {},
+        { transferList: [channel.port2] },
       );
     } catch (error) {
-      channel?.port1.close();
+      channel.port1.close();
       this.#giveUp(`a compress worker failed (${errorLabel(error)})`);
       return compressBlock(block, options);
     }
-    if (channel) {
-      const staged = 'compressed' in answer ? (answer.staged ?? []) : [];
-      if (staged.length === 0) channel.port1.close();
-      else {
-        const synced = syncedOn(channel.port1);
-        for (const handle of staged) this.#syncs!.owe(handle, synced);
-      }
-    }
+    if ('compressed' in answer) this.#after(block, answer.compressed, answer.staged ?? [], channel.port1);
+    else channel.port1.close();
     if ('ready' in answer) return compressBlock(block, options);
     if (!answer.ok) throw errorOf(answer.failure);
     // (a compress task is answered with a compressed block; this only narrows the type)
@@ -337,13 +331,36 @@ export class CompressPool {
       this.#giveUp('the restore store does not address originals by their hash');
       return compressBlock(block, options);
     }
-    if (answer.tokens)
-      rememberBlockTokens(block, {
-        original: answer.tokens.original,
-        compressedText: answer.compressed.text,
-        compressed: answer.tokens.compressed,
-      });
     return answer.compressed;
+  }
+
+  /**
+   * What the worker does after its answer: the block's token counts (the savings wait for them, this
+   * thread does not count the block again) and the syncs of the records it staged (owed in `syncs`).
+   */
+  #after(block: Block, compressed: CompressedBlock, staged: readonly string[], port: MessagePort): void {
+    const after = afterOn(port);
+    if (compressed.tier !== 'none')
+      rememberBlockTokens(
+        block,
+        after.then((message) =>
+          message?.tokens
+            ? {
+                original: message.tokens.original,
+                compressedText: compressed.text,
+                compressed: message.tokens.compressed,
+              }
+            : null,
+        ),
+      );
+    if (staged.length > 0 && this.#syncs) {
+      const synced = after.then((message) => {
+        if (message === null) throw new Error('the compress worker did not say its syncs were done');
+        if (message.failed !== null)
+          throw Object.assign(new Error('a sync failed in a compress worker'), { code: message.failed });
+      });
+      for (const handle of staged) this.#syncs.owe(handle, synced);
+    }
   }
 
   /**

@@ -44,15 +44,19 @@ export interface CompressTask {
    */
   readonly pack?: true;
   /**
-   * The worker puts into the disk store in two steps (DiskRestoreStore.stage): it answers once the
-   * records are in place, and says on this port when their syncs are done (one SyncedMessage).
+   * The worker answers once the block is compressed (its records in place, when it puts them into the
+   * disk store in two steps: DiskRestoreStore.stage), then says on this port what it did after: the
+   * token counts, and the records' syncs (one AfterMessage).
    */
-  readonly synced?: MessagePort;
+  readonly after?: MessagePort;
 }
 
-/** What a worker posts on a task's `synced` port: null once the records are durable, else why not. */
-export interface SyncedMessage {
+/** What a worker posts on a task's `after` port once it counted the block and its records are synced. */
+export interface AfterMessage {
+  /** Null once the staged records are durable (or there were none), else why a sync failed. */
   readonly failed: string | null;
+  /** o200k tokens of the block and of the compressed text, when compression changed the block. */
+  readonly tokens?: { readonly original: number; readonly compressed: number };
 }
 
 /**
@@ -79,10 +83,8 @@ export type CompressAnswer =
       readonly puts: readonly RecordedPut[];
       /** The originals packed, for the proxy's thread to file (a task with `pack`), each once. */
       readonly packed?: readonly PackedOriginal[];
-      /** Handles the worker staged in the disk store (a task with `synced`): their syncs are owed. */
+      /** Handles the worker staged in the disk store (a task with `after`): their syncs are owed. */
       readonly staged?: readonly string[];
-      /** o200k tokens of the block and of the compressed text, when compression changed the block. */
-      readonly tokens?: { readonly original: number; readonly compressed: number };
     }
   | { readonly ok: false; readonly failure: WorkerFailure };
 

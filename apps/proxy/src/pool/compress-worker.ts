@@ -8,10 +8,18 @@
  */
 import { type MessagePort, workerData } from 'node:worker_threads';
 import { loadKeepModel } from '@distil/codec';
-import type { KeepModel, RestoreStore } from '@distil/contract';
-import { compressBlock, countTokens, DiskRestoreStore, packOriginal, useTokenTable } from '@distil/core';
+import type { Block, KeepModel, RestoreStore } from '@distil/contract';
+import {
+  type CompressedBlock,
+  compressBlock,
+  countTokens,
+  DiskRestoreStore,
+  packOriginal,
+  useTokenTable,
+} from '@distil/core';
 import { errorLabel, guardKeepModel, guardStore, PartFailure } from '../fail-open/part-failure.js';
 import {
+  type AfterMessage,
   type CompressAnswer,
   type CompressTask,
   type CompressWorkerData,
@@ -19,7 +27,6 @@ import {
   type PutTask,
   READY_CHECK,
   type ReadyAnswer,
-  type SyncedMessage,
   type WorkerFailure,
 } from './compress-task.js';
 import { RecordingStore } from './recording-store.js';
@@ -110,38 +117,28 @@ async function compress(
     return { ready: true, sharedTokenTable, ...(unopened !== undefined && { storeUnopened: unopened }) };
   }
   const recording = store.disk ? null : new RecordingStore();
-  const staging = task.synced && store.disk ? new StagedPuts(store.opened) : null;
+  const staging = task.after && store.disk ? new StagedPuts(store.opened) : null;
+  let compressed: CompressedBlock | null = null;
   try {
-    const compressed = await compressBlock(task.block, {
+    compressed = await compressBlock(task.block, {
       keepModel,
       store: staging?.store ?? store.disk ?? recording!,
       tiers,
       ...(task.anchors ? { anchors: task.anchors } : {}),
       ...(task.context ? { context: task.context } : {}),
     });
-    // The savings count tokens of what was compressed; counting a large block takes the tokenizer as long
-    // as compressing it, so that is done here too (a block sent as it was needs no count).
-    const tokens =
-      compressed.tier === 'none'
-        ? undefined
-        : { original: countTokens(task.block.text), compressed: countTokens(compressed.text) };
     const puts = recording?.puts ?? [];
     if (task.pack && puts.length > 0) {
       const packed = await Promise.all(recording!.distinct().map(packOriginal));
-      return { ok: true, compressed, puts: [], packed, ...(tokens ? { tokens } : {}) };
+      return { ok: true, compressed, puts: [], packed };
     }
-    return {
-      ok: true,
-      compressed,
-      puts,
-      ...(staging && { staged: staging.handles }),
-      ...(tokens ? { tokens } : {}),
-    };
+    return { ok: true, compressed, puts, ...(staging && { staged: staging.handles }) };
   } catch (error) {
+    compressed = null;
     return failureOf(error);
   } finally {
-    // after the answer, the syncs its staged records still owe: said once on the task's port
-    if (task.synced) reportSynced(task.synced, staging);
+    // after the answer: the token counts and the syncs its staged records owe, said once on the port
+    if (task.after) reportAfter(task.after, task.block, compressed, staging);
   }
 }
 
@@ -173,11 +170,27 @@ class StagedPuts {
   }
 }
 
-/** Posts `{ failed }` on `port` once the staged records are durable (failed: null) or a sync failed. */
-function reportSynced(port: MessagePort, staging: StagedPuts | null): void {
-  void (staging?.synced() ?? Promise.resolve(null)).then((failed) => {
-    port.postMessage({ failed } satisfies SyncedMessage);
-    port.close();
+/**
+ * Once the answer is posted (a later turn of the event loop), counts the block's tokens and its
+ * compressed text's, which the savings read but the request upstream does not need (a 200 KB output
+ * takes the tokenizer ~5 ms, a quarter of this thread's time for it), then waits for the staged records'
+ * syncs, and posts both on `port` (an AfterMessage). A block sent as it was needs no count.
+ */
+function reportAfter(
+  port: MessagePort,
+  block: Block,
+  compressed: CompressedBlock | null,
+  staging: StagedPuts | null,
+): void {
+  setImmediate(() => {
+    const tokens =
+      compressed && compressed.tier !== 'none'
+        ? { original: countTokens(block.text), compressed: countTokens(compressed.text) }
+        : undefined;
+    void (staging?.synced() ?? Promise.resolve(null)).then((failed) => {
+      port.postMessage({ failed, ...(tokens && { tokens }) } satisfies AfterMessage);
+      port.close();
+    });
   });
 }
 

@@ -1,7 +1,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { addressOf, type Block, type Handle } from '@distil/contract';
 import { type SentBlock, Session, type SessionHistory, type SessionOptions } from '@distil/core';
-import { rememberSavedTokens, savedTokens } from '../pool/block-tokens.js';
+import { rememberSavedTokens, savedTokensNow } from '../pool/block-tokens.js';
 
 /** A sent block while its branch sleeps: all of it but the two texts, and the original's digest. */
 interface SleepingBlock {
@@ -123,7 +123,7 @@ export class SessionBranch {
         sent,
         block,
         digest: addressOf(text).digest,
-        saved: savedTokens(history.context[i]!),
+        saved: savedTokensNow(history.context[i]!),
       })),
       // copied out of zlib's 16 KB output chunk, which would otherwise be held whole
       sentTexts: Buffer.from(deflateRawSync(Buffer.from(joined, sentEncoding), { level: 1 })),
