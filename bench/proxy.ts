@@ -30,7 +30,8 @@
  *   pnpm bench:proxy --concurrency 1,32,128 [--variant built|tsx]
  * With `--concurrency`, the concurrent scenarios instead (bench/proxy-concurrency.ts): per number of
  * clients, Distil beside a plain node:http pipe and direct; a new 200 KB tool result beside warm streams
- * (compressed in-thread, in the compress pool, and in the pool with the default disk store);
+ * (compressed in-thread, in the compress pool, and in the pool with the default disk store), and with
+ * the default disk store one at a time behind an upstream that answers after 250 ms, as a model does;
  * RSS with 100 and 1,000 live sessions; ratios to the pipe from the same run.
  * `--samples` sets the interleaved pairs per scenario (default 400). `--dialect` picks the request
  * dialect (default messages); with `all`, one block per dialect, each against a fresh proxy process, and
