@@ -29,6 +29,19 @@ const fileOf = (root: string, handle: string): string => join(root, handle.slice
 const mode = (path: string): number => statSync(path).mode & 0o777;
 const DAY = 24 * 3600;
 
+/**
+ * Writes, under `mine`'s handle, the record of another original whose full digest shares the handle's 12
+ * hex digits (a short-handle collision); returns the record's bytes.
+ */
+function plantCollision(path: string, mine: Uint8Array, theirs: Uint8Array): Buffer {
+  const { handle, digest } = addressOf(mine);
+  const colliding = digest.slice(0, 12) + (digest.slice(12, 13) === '0' ? '1' : '0') + digest.slice(13);
+  const record = encodeRecord({ handle, digest: colliding }, theirs);
+  mkdirSync(join(path, handle.slice(3, 5)), { recursive: true, mode: 0o700 });
+  writeFileSync(fileOf(path, handle), record, { mode: 0o600 });
+  return record;
+}
+
 describe('DiskRestoreStore', () => {
   // Each put costs two fsyncs (file and folder), so this property runs fewer cases than the memory
   // store's; the byte handling is shared with it and the record codec has its own tests.
@@ -140,12 +153,8 @@ describe('DiskRestoreStore', () => {
     const path = freshPath();
     const store = await DiskRestoreStore.open({ path });
     const mine = bytes('the original being folded now');
-    const { handle, digest } = addressOf(mine);
-    // Simulate another original whose full digest shares the 12 hex digits of `mine`'s handle.
-    const colliding = digest.slice(0, 12) + (digest.slice(12, 13) === '0' ? '1' : '0') + digest.slice(13);
-    const other = encodeRecord({ handle, digest: colliding }, bytes('somebody else'));
-    mkdirSync(join(path, handle.slice(3, 5)), { recursive: true, mode: 0o700 });
-    writeFileSync(fileOf(path, handle), other, { mode: 0o600 });
+    const { handle } = addressOf(mine);
+    const other = plantCollision(path, mine, bytes('somebody else'));
 
     await expect(store.put(mine)).rejects.toBeInstanceOf(HandleCollisionError);
     expect(readFileSync(fileOf(path, handle)).equals(other)).toBe(true);
@@ -177,12 +186,7 @@ describe('DiskRestoreStore', () => {
     const path = freshPath();
     const store = await DiskRestoreStore.open({ path });
     const mine = bytes('staged original');
-    const { handle, digest } = addressOf(mine);
-    const colliding = digest.slice(0, 12) + (digest.slice(12, 13) === '0' ? '1' : '0') + digest.slice(13);
-    mkdirSync(join(path, handle.slice(3, 5)), { recursive: true, mode: 0o700 });
-    writeFileSync(fileOf(path, handle), encodeRecord({ handle, digest: colliding }, bytes('other')), {
-      mode: 0o600,
-    });
+    plantCollision(path, mine, bytes('other'));
     await expect(store.stage(mine)).rejects.toBeInstanceOf(HandleCollisionError);
 
     const again = bytes('staged twice');
