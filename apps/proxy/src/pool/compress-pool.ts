@@ -300,6 +300,7 @@ export class CompressPool {
           ...(options.context ? { context: options.context } : {}),
           ...(takesPacked(store) && { pack: true }),
           after: channel.port2,
+          ...(this.#workersWriteDisk && this.#syncs && { stage: true }),
         },
         { transferList: [channel.port2] },
       );

@@ -44,11 +44,15 @@ export interface CompressTask {
    */
   readonly pack?: true;
   /**
-   * The worker answers once the block is compressed (its records in place, when it puts them into the
-   * disk store in two steps: DiskRestoreStore.stage), then says on this port what it did after: the
-   * token counts, and the records' syncs (one AfterMessage).
+   * The worker answers once the block is compressed, then says on this port what it did after: the
+   * token counts, and the syncs of the records it staged (one AfterMessage).
    */
   readonly after?: MessagePort;
+  /**
+   * The worker puts into the disk store in two steps (DiskRestoreStore.stage): it answers once its
+   * records are in place, and the proxy owes their syncs (see SyncsOwed). Without it a put is whole.
+   */
+  readonly stage?: true;
 }
 
 /** What a worker posts on a task's `after` port once it counted the block and its records are synced. */

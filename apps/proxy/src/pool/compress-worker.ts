@@ -117,7 +117,7 @@ async function compress(
     return { ready: true, sharedTokenTable, ...(unopened !== undefined && { storeUnopened: unopened }) };
   }
   const recording = store.disk ? null : new RecordingStore();
-  const staging = task.after && store.disk ? new StagedPuts(store.opened) : null;
+  const staging = task.stage && store.disk ? new StagedPuts(store.opened) : null;
   let compressed: CompressedBlock | null = null;
   try {
     compressed = await compressBlock(task.block, {
