@@ -130,7 +130,7 @@ describe('a reply waits for the syncs of the records its request named', () => {
       const response = await reply;
       expect(response.status).toBe(200);
       await response.text();
-      expect(proxy.logs.some((line) => line.includes("a record's fsync failed (EIO)"))).toBe(true);
+      expect(proxy.logs.some((line) => line.includes("a record's fsync was not confirmed (EIO)"))).toBe(true);
     } finally {
       await proxy.close();
     }

@@ -26,20 +26,27 @@ export function stagesPuts(store: RestoreStore): store is StagingStore {
  */
 export class SyncsOwed {
   readonly #owed = new Map<string, Promise<void>>();
+  /** Each owed promise, its failure logged. */
+  readonly #settled = new WeakMap<Promise<void>, Promise<void>>();
   readonly #log: (line: string) => void;
 
   constructor(log: (line: string) => void) {
     this.#log = log;
   }
 
-  /** Records that `handle`'s record is durable once `durable` settles. */
+  /** Records that `handle`'s record is durable once `durable` settles (one promise may cover several). */
   owe(handle: string, durable: Promise<void>): void {
     const earlier = this.#owed.get(handle);
-    const settled = durable.catch((error: unknown) => {
-      this.#log(
-        `a record's fsync failed (${errorCode(error)}): ${handle} reads back until the machine restarts`,
-      );
-    });
+    let settled = this.#settled.get(durable);
+    if (!settled) {
+      // logged once per promise: a worker's one promise covers the ~30 records of a block
+      settled = durable.catch((error: unknown) => {
+        this.#log(
+          `a record's fsync was not confirmed (${errorCode(error)}): ${handle} and the records put with it read back until the machine restarts`,
+        );
+      });
+      this.#settled.set(durable, settled);
+    }
     const owed = earlier ? Promise.all([earlier, settled]).then(() => {}) : settled;
     this.#owed.set(handle, owed);
     void owed.then(() => {
@@ -79,7 +86,8 @@ export class SyncsOwed {
 
 const SETTLED: Promise<void> = Promise.resolve();
 
+/** A failed sync's system code (EIO, ENOSPC), or what else went wrong (a worker that left first). */
 function errorCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : error instanceof Error ? error.name : 'error';
+  return typeof code === 'string' ? code : error instanceof Error ? error.message : 'error';
 }
