@@ -356,7 +356,10 @@ export class CompressPool {
       );
     if (staged.length > 0 && this.#syncs) {
       const synced = after.then((message) => {
-        if (message === null) throw new Error('the compress worker did not say its syncs were done');
+        if (message === null)
+          throw Object.assign(new Error('the compress worker did not say its syncs were done'), {
+            code: 'ERR_WORKER_SILENT',
+          });
         if (message.failed !== null)
           throw Object.assign(new Error('a sync failed in a compress worker'), { code: message.failed });
       });

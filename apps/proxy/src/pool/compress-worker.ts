@@ -30,6 +30,7 @@ import {
   type WorkerFailure,
 } from './compress-task.js';
 import { RecordingStore } from './recording-store.js';
+import { stagingStore } from './syncs-owed.js';
 
 const { keepModel: description, tiers, tokenTable, diskStore } = workerData as CompressWorkerData;
 
@@ -149,16 +150,12 @@ class StagedPuts {
   readonly store: RestoreStore;
 
   constructor(disk: DiskRestoreStore) {
-    this.store = guardStore({
-      put: async (original) => {
-        const { handle, durable } = await disk.stage(original);
+    this.store = guardStore(
+      stagingStore(disk, (handle, durable) => {
         this.handles.push(handle);
         this.#durable.push(durable);
-        return handle;
-      },
-      get: (handle) => disk.get(handle),
-      has: (handle) => disk.has(handle),
-    });
+      }),
+    );
   }
 
   /** Settles with the first failed sync's code, or null once every sync is done. */

@@ -72,22 +72,37 @@ export class SyncsOwed {
 
   /** `store` with puts that return once the record is in place, its syncs owed here. */
   staging(store: StagingStore): RestoreStore {
-    return {
-      put: async (original) => {
-        const { handle, durable } = await store.stage(original);
-        this.owe(handle, durable);
-        return handle;
-      },
-      get: (handle) => store.get(handle),
-      has: (handle) => store.has(handle),
-    };
+    return stagingStore(store, (handle, durable) => this.owe(handle, durable));
   }
+}
+
+/**
+ * `store` as a RestoreStore whose `put` returns once the record is in place, handing each record's
+ * handle and syncs to `onStaged` (the proxy's thread owes them in SyncsOwed; a compress worker reports
+ * them to it after its answer).
+ */
+export function stagingStore(
+  store: StagingStore,
+  onStaged: (handle: string, durable: Promise<void>) => void,
+): RestoreStore {
+  return {
+    put: async (original) => {
+      const { handle, durable } = await store.stage(original);
+      onStaged(handle, durable);
+      return handle;
+    },
+    get: (handle) => store.get(handle),
+    has: (handle) => store.has(handle),
+  };
 }
 
 const SETTLED: Promise<void> = Promise.resolve();
 
-/** A failed sync's system code (EIO, ENOSPC), or what else went wrong (a worker that left first). */
+/**
+ * A failed sync's system code (EIO, ENOSPC; a worker that stopped answering has one of its own), else
+ * its class: never its message, which can name a store path.
+ */
 function errorCode(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : error instanceof Error ? error.message : 'error';
+  return typeof code === 'string' ? code : error instanceof Error ? error.name : 'error';
 }
