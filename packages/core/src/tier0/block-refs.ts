@@ -20,6 +20,8 @@ const MIN_PREFIX = 24;
 const MAX_CANDIDATES = 16;
 /** How far back a reference may point, in lines (the prefix check scans the lines in between). */
 const MAX_DISTANCE = 50_000;
+/** Characters of a line's start that the prefix check indexes (a prefix is never shorter, bar short lines). */
+const HEAD = MIN_PREFIX;
 
 export const BLOCK_REF_HEADER = /^\[the (\d+) lines starting "(.*)" again\]$/s;
 
@@ -31,26 +33,35 @@ export interface BlockRef {
 
 /** Finds, for a position, the longest earlier block it repeats. Build once per text. */
 export class BlockIndex {
-  private readonly windows = new Map<number, number[]>();
   /** Each line interned to a number (equal lines, equal numbers): windows are keyed by numbers. */
   private readonly ids: Int32Array;
+  /**
+   * The windows indexed so far, chained by hash: `head[slot]` is the latest position whose window hashes
+   * to `slot`, `earlier[position]` the one before it in the same chain (-1 ends a chain), and
+   * `keys[position]` the window's exact key. Typed arrays rather than a Map of lists: a key is too large
+   * for a small integer, so a Map boxed every one of them, and a list per window cost an allocation.
+   */
+  private readonly head: Int32Array;
+  private readonly earlier: Int32Array;
+  private readonly keys: Float64Array;
+  private readonly shift: number;
   private indexed = 0;
+  /** Per line, the next line with the same first {@link HEAD} characters (hashed), -1 if none; built on first use. */
+  private sameHead: Int32Array | null = null;
 
+  /** `lineHashes[k]`: any 32-bit hash of line k's whole text (equal lines, equal hashes). */
   constructor(
     private readonly lines: readonly string[],
     private readonly free: (k: number) => boolean,
+    lineHashes: Int32Array,
   ) {
-    const seen = new Map<string, number>();
-    this.ids = new Int32Array(lines.length);
-    for (let k = 0; k < lines.length; k++) {
-      const line = lines[k]!;
-      let id = seen.get(line);
-      if (id === undefined) {
-        id = seen.size;
-        seen.set(line, id);
-      }
-      this.ids[k] = id;
-    }
+    let bits = 4;
+    while (1 << bits < lines.length * 2) bits++;
+    this.shift = 32 - bits;
+    this.ids = internLines(lines, lineHashes, bits);
+    this.head = new Int32Array(1 << bits).fill(-1);
+    this.earlier = new Int32Array(lines.length);
+    this.keys = new Float64Array(lines.length);
   }
 
   /** The reference for the block starting at `at` (every earlier line is already indexed), or null. */
@@ -58,14 +69,19 @@ export class BlockIndex {
     this.indexUpTo(at);
     const lines = this.lines;
     if (at + WINDOW > lines.length) return null;
-    const candidates = this.windows.get(this.key(at));
-    if (candidates === undefined) return null;
+    const key = this.key(at);
     let bestStart = -1;
     let bestLength = 0;
     // Latest candidates first (the decoder resolves to the latest match, and nearer copies read better),
     // at most MAX_CANDIDATES of them: a window repeated thousands of times must not make this quadratic.
-    for (let c = candidates.length - 1; c >= Math.max(0, candidates.length - MAX_CANDIDATES); c--) {
-      const start = candidates[c]!;
+    let tried = 0;
+    for (
+      let start = this.head[this.slotOf(key)]!;
+      start >= 0 && tried < MAX_CANDIDATES;
+      start = this.earlier[start]!
+    ) {
+      if (this.keys[start] !== key) continue;
+      tried++;
       let length = 0;
       while (
         at + length < lines.length &&
@@ -91,9 +107,10 @@ export class BlockIndex {
     const last = Math.min(at, this.lines.length - WINDOW + 1);
     for (; this.indexed < last; this.indexed++) {
       const key = this.key(this.indexed);
-      const list = this.windows.get(key);
-      if (list === undefined) this.windows.set(key, [this.indexed]);
-      else list.push(this.indexed);
+      const slot = this.slotOf(key);
+      this.keys[this.indexed] = key;
+      this.earlier[this.indexed] = this.head[slot]!;
+      this.head[slot] = this.indexed;
     }
   }
 
@@ -101,6 +118,12 @@ export class BlockIndex {
   private key(at: number): number {
     const ids = this.ids;
     return (ids[at]! * 0x100000 + ids[at + 1]!) * 97 + ids[at + 2]!;
+  }
+
+  /** The chain a key hashes to: its low and high 32 bits mixed (keys are integers below 2^53). */
+  private slotOf(key: number): number {
+    const high = Math.floor(key / 0x100000000);
+    return (Math.imul(key >>> 0, 0x9e3779b1) ^ Math.imul(high, 0x85ebca6b)) >>> this.shift;
   }
 
   /**
@@ -115,20 +138,81 @@ export class BlockIndex {
       // End on a word boundary when possible: a prefix cut mid-word reads badly.
       while (size < line.length && /\w/.test(line[size - 1]!) && /\w/.test(line[size]!)) size++;
       const prefix = line.slice(0, size);
-      let clash = false;
-      // the prefix's last unit, read inline, turns most lines away before the call that compares the
-      // rest (lines often share their first units: a `#` where a timestamp was lifted, an indent)
-      const end = prefix.length - 1;
-      const last = prefix.charCodeAt(end);
-      for (let k = start + 1; k < at && !clash; k++) {
-        const line = this.lines[k]!;
-        clash = line.charCodeAt(end) === last && line.startsWith(prefix);
-      }
-      if (!clash) return prefix;
+      if (!this.clashes(prefix, start, at)) return prefix;
       if (size >= line.length) return null;
       size = Math.min(line.length, size * 2);
     }
   }
+
+  /** Does a line in (start, at) begin with `prefix`, a prefix of `lines[start]`? */
+  private clashes(prefix: string, start: number, at: number): boolean {
+    // the prefix's last unit, read inline, turns most lines away before the call that compares the rest
+    const end = prefix.length - 1;
+    const last = prefix.charCodeAt(end);
+    const lines = this.lines;
+    if (prefix.length < HEAD) {
+      for (let k = start + 1; k < at; k++)
+        if (lines[k]!.charCodeAt(end) === last && lines[k]!.startsWith(prefix)) return true;
+      return false;
+    }
+    // Only a line that shares the first HEAD characters can begin with the prefix: those are chained, so a
+    // reference far back reads the few lines like it in between rather than every line.
+    const next = this.sameHead ?? this.chainHeads();
+    for (let k = next[start]!; k >= 0 && k < at; k = next[k]!) {
+      if (lines[k]!.charCodeAt(end) === last && lines[k]!.startsWith(prefix)) return true;
+    }
+    return false;
+  }
+
+  /** Links each line of at least HEAD characters to the next line whose first HEAD characters hash alike. */
+  private chainHeads(): Int32Array {
+    const lines = this.lines;
+    const next = new Int32Array(lines.length).fill(-1);
+    // hash (below 2^30, a small integer) → the earliest line after the current one with it
+    const later = new Map<number, number>();
+    for (let k = lines.length - 1; k >= 0; k--) {
+      const line = lines[k]!;
+      if (line.length < HEAD) continue;
+      let h = 0x811c9dc5;
+      for (let i = 0; i < HEAD; i++) h = Math.imul(h ^ line.charCodeAt(i), 0x01000193);
+      h &= 0x3fffffff;
+      next[k] = later.get(h) ?? -1;
+      later.set(h, k);
+    }
+    this.sameHead = next;
+    return next;
+  }
+}
+
+/**
+ * Each line's id: equal lines get equal ids, numbered in order of first appearance. Looked up by the
+ * caller's hashes in an open-addressing table of `2^bits` slots (at least twice the lines): a Map keyed
+ * by the strings would hash every line again.
+ */
+function internLines(lines: readonly string[], lineHashes: Int32Array, bits: number): Int32Array {
+  const ids = new Int32Array(lines.length);
+  // per slot, the first line with that text, or -1
+  const first = new Int32Array(1 << bits).fill(-1);
+  const mask = (1 << bits) - 1;
+  let next = 0;
+  for (let k = 0; k < lines.length; k++) {
+    const hash = lineHashes[k]!;
+    let slot = Math.imul(hash, 0x9e3779b1) >>> (32 - bits);
+    for (;;) {
+      const j = first[slot]!;
+      if (j < 0) {
+        first[slot] = k;
+        ids[k] = next++;
+        break;
+      }
+      if (lineHashes[j] === hash && lines[j] === lines[k]) {
+        ids[k] = ids[j]!;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+  }
+  return ids;
 }
 
 /** Appends the block a reference names to `out` (the lines decoded so far). */

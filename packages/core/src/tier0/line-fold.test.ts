@@ -95,6 +95,19 @@ describe('group folds and block references', () => {
     expect(unfoldLines(folded)).toStrictEqual(lines);
   });
 
+  it('tells apart lines whose hashes collide', () => {
+    // 'line 1rnw' and 'line ipba' have the same 32-bit FNV-1a hash, which lines are interned by
+    const block = ['alpha beta gamma', 'delta epsilon', 'zeta eta theta'];
+    const lines = ['line 1rnw', ...block, 'other', 'line ipba', ...block];
+    const folded = foldLogLines(lines);
+    expect(folded).toContain('line ipba');
+    expect(unfoldLines(folded)).toStrictEqual(lines);
+    // the same block after an equal line is a reference
+    expect(foldLogLines(['line 1rnw', ...block, 'other', 'line 1rnw', ...block])).toContain(
+      '[the 4 lines starting "line 1rnw" again]',
+    );
+  });
+
   it('never points into protected lines', () => {
     const block = ['alpha one two three', 'beta four five six', 'gamma seven eight nine'];
     const lines = [...block, 'x', ...block];

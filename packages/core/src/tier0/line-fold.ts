@@ -84,12 +84,12 @@ function foldLines(lines: readonly string[], options: EngineOptions): string[] {
   const templates = options.templates;
   const clusterOf = options.clusterOf;
 
-  const blocks = templates ? new BlockIndex(lines, free) : undefined;
   // Two lines fold into one template when they have the same token count and agree on at least half of
   // their tokens position by position, or (when the caller mined templates) share a template. A fold is
   // exact either way; it only has to be worth it, which the length check decides. Not mining here keeps
   // folding fast: the token comparison finds the same runs on real logs.
   const hashes = templates ? new TokenHashes(lines, free) : undefined;
+  const blocks = hashes ? new BlockIndex(lines, free, hashes.lineHashes) : undefined;
   const compare = (a: number, b: number): boolean =>
     hashes!.count(a) === hashes!.count(b) &&
     ((clusterOf !== undefined && clusterOf[a] === clusterOf[b]) || hashes!.sharesHalf(a, b));
@@ -236,26 +236,37 @@ function foldedSize(folded: readonly string[]): number {
 /**
  * Every line's tokens hashed once (FNV-1a, 32 bits), so comparing two lines token by token is comparing
  * numbers. A collision only makes two lines look more alike; folds stay exact either way. Lines that
- * must stay verbatim are never compared (a run and a repeating unit consist of free lines only), so they
- * are not read: they count as lines of no token.
+ * must stay verbatim are never compared (a run and a repeating unit consist of free lines only), so their
+ * tokens are not hashed: they count as lines of no token. The same pass hashes each whole line, which the
+ * block index interns lines by.
  */
 class TokenHashes {
+  /** Per line, the FNV-1a hash of all of it, whitespace included. */
+  readonly lineHashes: Int32Array;
   private readonly hashes: Int32Array;
   private readonly starts: Int32Array;
 
   constructor(lines: readonly string[], free: (k: number) => boolean) {
     this.starts = new Int32Array(lines.length + 1);
+    this.lineHashes = new Int32Array(lines.length);
     let hashes: Int32Array<ArrayBuffer> = new Int32Array(Math.max(16, lines.length * 16));
     let at = 0;
     for (let k = 0; k < lines.length; k++) {
       this.starts[k] = at;
-      if (!free(k)) continue;
       const line = lines[k]!;
+      let whole = 0x811c9dc5;
+      if (!free(k)) {
+        for (let i = 0; i < line.length; i++) whole = Math.imul(whole ^ line.charCodeAt(i), 0x01000193);
+        this.lineHashes[k] = whole;
+        continue;
+      }
       let h = 0;
       let inToken = false;
       for (let i = 0; i < line.length; i++) {
         const c = line.charCodeAt(i);
-        if (c === 32 || c === 9 || c === 11 || c === 12 || c === 13 || c === 0xa0) {
+        whole = Math.imul(whole ^ c, 0x01000193);
+        // most units are above the space: one comparison turns them away
+        if (c <= 32 ? c === 32 || c === 9 || c === 11 || c === 12 || c === 13 : c === 0xa0) {
           if (inToken) {
             if (at === hashes.length) hashes = grow(hashes);
             hashes[at++] = h;
@@ -271,6 +282,7 @@ class TokenHashes {
         if (at === hashes.length) hashes = grow(hashes);
         hashes[at++] = h;
       }
+      this.lineHashes[k] = whole;
     }
     this.starts[lines.length] = at;
     this.hashes = hashes;
