@@ -25,8 +25,9 @@ export function crashOriginal(seed: number, index: number): Uint8Array {
 }
 
 async function main(path: string, seed: number): Promise<void> {
-  // A small sweep interval puts sweeps (and their unlinks) among the kill points too.
-  const store = await DiskRestoreStore.open({ path, sweepEveryPuts: 25 });
+  // A small sweep interval puts sweeps (and their unlinks) among the kill points too. Odd seeds put with
+  // the blocking file calls (record-files.ts), so both flavours are killed mid-write.
+  const store = await DiskRestoreStore.open({ path, sweepEveryPuts: 25, blockingWrites: seed % 2 === 1 });
   for (let index = 0; ; index += 1) {
     const handle = await store.put(crashOriginal(seed, index));
     process.stdout.write(`ACK ${index} ${handle}\n`);

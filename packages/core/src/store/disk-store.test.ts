@@ -19,7 +19,7 @@ import { addressOf, HandleCollisionError, UnknownHandleError } from '@distil/con
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expand } from '../retrieval/expand.js';
-import { DiskRestoreStore } from './disk-store.js';
+import { DiskRestoreStore, type DiskRestoreStoreOptions } from './disk-store.js';
 import { UnsafeStoreFolderError } from './owner-only-folder.js';
 import { encodeRecord } from './stored-original.js';
 
@@ -45,18 +45,6 @@ function plantCollision(path: string, mine: Uint8Array, theirs: Uint8Array): Buf
 describe('DiskRestoreStore', () => {
   // Each put costs two fsyncs (file and folder), so this property runs fewer cases than the memory
   // store's; the byte handling is shared with it and the record codec has its own tests.
-  it('round-trips any bytes exactly through files (property, 300 cases)', async () => {
-    const store = await DiskRestoreStore.open({ path: freshPath() });
-    await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 256 }), async (original) => {
-        const handle = await store.put(original);
-        expect(await store.get(handle)).toEqual(original);
-        expect(await store.has(handle)).toBe(true);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
   it('never resolves a forged or malformed handle (property, 10,000 cases)', async () => {
     const path = freshPath();
     const store = await DiskRestoreStore.open({ path });
@@ -118,96 +106,6 @@ describe('DiskRestoreStore', () => {
     mkdirSync(path, { mode: 0o700 });
     chownSync(path, 12345, 12345);
     await expect(DiskRestoreStore.open({ path })).rejects.toThrow(/owned by uid 12345, not by this user/);
-  });
-
-  it('never serves a tampered, truncated or symlinked record', async () => {
-    const path = freshPath();
-    const store = await DiskRestoreStore.open({ path });
-    const a = await store.put(bytes('first original\n'.repeat(20)));
-    const b = await store.put(bytes('second original\n'.repeat(20)));
-    const c = await store.put(bytes('third original\n'.repeat(20)));
-
-    const tampered = readFileSync(fileOf(path, a));
-    tampered.writeUInt8(tampered.readUInt8(tampered.length - 5) ^ 0x20, tampered.length - 5);
-    writeFileSync(fileOf(path, a), tampered);
-    await expect(store.get(a)).rejects.toThrow(/SHA-256 verification/);
-
-    truncateSync(fileOf(path, b), statSync(fileOf(path, b)).size - 7);
-    await expect(store.get(b)).rejects.toThrow(/truncated/);
-
-    // A record swapped for a symlink to a readable file elsewhere is not followed.
-    const elsewhere = join(path, '..', 'elsewhere');
-    writeFileSync(elsewhere, readFileSync(fileOf(path, c)));
-    const cFile = fileOf(path, c);
-    unlinkSync(cFile);
-    symlinkSync(elsewhere, cFile);
-    await expect(store.get(c)).rejects.toThrow(/symlink/);
-    for (const handle of [a, b, c]) expect(await store.has(handle)).toBe(false);
-
-    // A put of the true bytes repairs a damaged record.
-    expect(await store.put(bytes('first original\n'.repeat(20)))).toBe(a);
-    expect(new TextDecoder().decode(await store.get(a))).toBe('first original\n'.repeat(20));
-  });
-
-  it('detects a short-handle collision and never overwrites the record', async () => {
-    const path = freshPath();
-    const store = await DiskRestoreStore.open({ path });
-    const mine = bytes('the original being folded now');
-    const { handle } = addressOf(mine);
-    const other = plantCollision(path, mine, bytes('somebody else'));
-
-    await expect(store.put(mine)).rejects.toBeInstanceOf(HandleCollisionError);
-    expect(readFileSync(fileOf(path, handle)).equals(other)).toBe(true);
-    // And the handle does not resolve to the other bytes either: they fail verification.
-    await expect(store.get(handle)).rejects.toBeInstanceOf(UnknownHandleError);
-  });
-
-  it('stage: the record reads back in another opener before its syncs are done (property, 100 cases)', async () => {
-    const path = freshPath();
-    const store = await DiskRestoreStore.open({ path });
-    const reader = await DiskRestoreStore.open({ path, sweepOnOpen: false });
-    await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 256 }), async (original) => {
-        const { handle, durable } = await store.stage(original);
-        expect(handle).toBe(addressOf(original).handle);
-        expect(await reader.get(handle)).toEqual(original);
-        await durable;
-        expect(await reader.get(handle)).toEqual(original);
-      }),
-      { numRuns: 100 },
-    );
-    // no temp name is left behind by a staged put
-    for (const folder of readdirSync(path)) {
-      for (const name of readdirSync(join(path, folder))) expect(name).toMatch(/^dh_[0-9a-f]{12}$/);
-    }
-  });
-
-  it('stage: a collision is refused before a handle is given, and a re-stage owes no sync', async () => {
-    const path = freshPath();
-    const store = await DiskRestoreStore.open({ path });
-    const mine = bytes('staged original');
-    plantCollision(path, mine, bytes('other'));
-    await expect(store.stage(mine)).rejects.toBeInstanceOf(HandleCollisionError);
-
-    const again = bytes('staged twice');
-    const first = await store.stage(again);
-    await first.durable;
-    const second = await store.stage(again);
-    expect(second.handle).toBe(first.handle);
-    // the record was already in place and synced: nothing is written or owed
-    let owed = true;
-    await Promise.race([second.durable.then(() => (owed = false)), Promise.resolve()]);
-    expect(owed).toBe(false);
-  });
-
-  it('is idempotent: a re-put of the same bytes does not rewrite the record', async () => {
-    const path = freshPath();
-    const store = await DiskRestoreStore.open({ path });
-    const handle = await store.put(bytes('same bytes'));
-    const before = statSync(fileOf(path, handle)).ino;
-    expect(await store.put(bytes('same bytes'))).toBe(handle);
-    expect(statSync(fileOf(path, handle)).ino).toBe(before);
-    expect(readdirSync(join(path, handle.slice(3, 5)))).toEqual([handle]);
   });
 
   it('evicts records idle longer than maxAgeDays, in the sweep open starts', async () => {
@@ -290,15 +188,6 @@ describe('DiskRestoreStore', () => {
     expect(report).toMatchObject({ originals: 5, bytes: recordSize * 5, evictedBySize: 0, evictedByAge: 0 });
   });
 
-  it('recreates a fan-out folder removed while the store is open', async () => {
-    const path = freshPath();
-    const store = await DiskRestoreStore.open({ path });
-    const handle = await store.put(bytes('first'));
-    rmSync(join(path, handle.slice(3, 5)), { recursive: true });
-    expect(await store.put(bytes('first'))).toBe(handle);
-    expect(await store.has(handle)).toBe(true);
-  });
-
   it('refuses an original larger than maxBytes rather than issue a handle it would evict', async () => {
     const store = await DiskRestoreStore.open({ path: freshPath(), maxBytes: 100 });
     await expect(store.put(new Uint8Array(200))).rejects.toThrow(/exceeds the disk store's maxBytes/);
@@ -333,5 +222,126 @@ describe('DiskRestoreStore', () => {
     await (await DiskRestoreStore.open({ path, maxBytes: 1, maxAgeDays: 1 })).sweep();
     expect(readFileSync(join(path, 'README'), 'utf8')).toBe('mine');
     expect(readFileSync(join(path, 'ab', 'notes.txt'), 'utf8')).toBe('mine too');
+  });
+});
+
+// Puts go through either flavour of file calls (record-files.ts): the promise API, or blocking calls
+// for a thread of its own; both must behave alike.
+describe.each([
+  { flavour: 'promise file calls', blockingWrites: false },
+  { flavour: 'blocking file calls', blockingWrites: true },
+])('DiskRestoreStore puts with $flavour', ({ blockingWrites }) => {
+  const open = (options: DiskRestoreStoreOptions): Promise<DiskRestoreStore> =>
+    DiskRestoreStore.open({ ...options, blockingWrites });
+
+  it('round-trips any bytes exactly through files (property, 150 cases)', async () => {
+    const store = await open({ path: freshPath() });
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 256 }), async (original) => {
+        const handle = await store.put(original);
+        expect(await store.get(handle)).toEqual(original);
+        expect(await store.has(handle)).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('never serves a tampered, truncated or symlinked record', async () => {
+    const path = freshPath();
+    const store = await open({ path });
+    const a = await store.put(bytes('first original\n'.repeat(20)));
+    const b = await store.put(bytes('second original\n'.repeat(20)));
+    const c = await store.put(bytes('third original\n'.repeat(20)));
+
+    const tampered = readFileSync(fileOf(path, a));
+    tampered.writeUInt8(tampered.readUInt8(tampered.length - 5) ^ 0x20, tampered.length - 5);
+    writeFileSync(fileOf(path, a), tampered);
+    await expect(store.get(a)).rejects.toThrow(/SHA-256 verification/);
+
+    truncateSync(fileOf(path, b), statSync(fileOf(path, b)).size - 7);
+    await expect(store.get(b)).rejects.toThrow(/truncated/);
+
+    // A record swapped for a symlink to a readable file elsewhere is not followed.
+    const elsewhere = join(path, '..', 'elsewhere');
+    writeFileSync(elsewhere, readFileSync(fileOf(path, c)));
+    const cFile = fileOf(path, c);
+    unlinkSync(cFile);
+    symlinkSync(elsewhere, cFile);
+    await expect(store.get(c)).rejects.toThrow(/symlink/);
+    for (const handle of [a, b, c]) expect(await store.has(handle)).toBe(false);
+
+    // A put of the true bytes repairs a damaged record.
+    expect(await store.put(bytes('first original\n'.repeat(20)))).toBe(a);
+    expect(new TextDecoder().decode(await store.get(a))).toBe('first original\n'.repeat(20));
+  });
+
+  it('detects a short-handle collision and never overwrites the record', async () => {
+    const path = freshPath();
+    const store = await open({ path });
+    const mine = bytes('the original being folded now');
+    const { handle } = addressOf(mine);
+    const other = plantCollision(path, mine, bytes('somebody else'));
+
+    await expect(store.put(mine)).rejects.toBeInstanceOf(HandleCollisionError);
+    expect(readFileSync(fileOf(path, handle)).equals(other)).toBe(true);
+    // And the handle does not resolve to the other bytes either: they fail verification.
+    await expect(store.get(handle)).rejects.toBeInstanceOf(UnknownHandleError);
+  });
+
+  it('stage: the record reads back in another opener before its syncs are done (property, 100 cases)', async () => {
+    const path = freshPath();
+    const store = await open({ path });
+    const reader = await open({ path, sweepOnOpen: false });
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 256 }), async (original) => {
+        const { handle, durable } = await store.stage(original);
+        expect(handle).toBe(addressOf(original).handle);
+        expect(await reader.get(handle)).toEqual(original);
+        await durable;
+        expect(await reader.get(handle)).toEqual(original);
+      }),
+      { numRuns: 100 },
+    );
+    // no temp name is left behind by a staged put
+    for (const folder of readdirSync(path)) {
+      for (const name of readdirSync(join(path, folder))) expect(name).toMatch(/^dh_[0-9a-f]{12}$/);
+    }
+  });
+
+  it('stage: a collision is refused before a handle is given, and a re-stage owes no sync', async () => {
+    const path = freshPath();
+    const store = await open({ path });
+    const mine = bytes('staged original');
+    plantCollision(path, mine, bytes('other'));
+    await expect(store.stage(mine)).rejects.toBeInstanceOf(HandleCollisionError);
+
+    const again = bytes('staged twice');
+    const first = await store.stage(again);
+    await first.durable;
+    const second = await store.stage(again);
+    expect(second.handle).toBe(first.handle);
+    // the record was already in place and synced: nothing is written or owed
+    let owed = true;
+    await Promise.race([second.durable.then(() => (owed = false)), Promise.resolve()]);
+    expect(owed).toBe(false);
+  });
+
+  it('is idempotent: a re-put of the same bytes does not rewrite the record', async () => {
+    const path = freshPath();
+    const store = await open({ path });
+    const handle = await store.put(bytes('same bytes'));
+    const before = statSync(fileOf(path, handle)).ino;
+    expect(await store.put(bytes('same bytes'))).toBe(handle);
+    expect(statSync(fileOf(path, handle)).ino).toBe(before);
+    expect(readdirSync(join(path, handle.slice(3, 5)))).toEqual([handle]);
+  });
+
+  it('recreates a fan-out folder removed while the store is open', async () => {
+    const path = freshPath();
+    const store = await open({ path });
+    const handle = await store.put(bytes('first'));
+    rmSync(join(path, handle.slice(3, 5)), { recursive: true });
+    expect(await store.put(bytes('first'))).toBe(handle);
+    expect(await store.has(handle)).toBe(true);
   });
 });
