@@ -20,7 +20,7 @@ import { FILE_MODE } from './owner-only-folder.js';
  *   the calling thread is never blocked — right for a thread that also serves requests.
  * - `blocking`: the same calls done in place, for a thread of its own (the proxy's compress worker). A
  *   record of a few KB costs five small file operations (look, write, link, unlink, and the folder entry
- *   check); as round trips they took ~0.45 ms of CPU a record here, in place ~0.1 ms, and a new 200 KB
+ *   check); as round trips they took ~0.5 ms a record here, in place ~0.17 ms, and a new 200 KB
  *   tool result puts ~60 records. The fsync still goes to the pool: it waits on the disk, not the CPU.
  */
 export interface RecordFiles {
