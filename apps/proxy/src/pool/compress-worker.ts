@@ -41,7 +41,7 @@ const sharedTokenTable = useTokenTable(tokenTable);
 // The proxy's disk store, opened here too (its folder is already checked and swept): originals go to
 // disk from this thread, so the proxy's event loop neither receives them nor runs their file operations
 // (a new 200 KB result folds ~60 originals). This thread does nothing else while it puts them, so it puts
-// with blocking calls, a fifth of the CPU of the promise API's round trips (see record-files.ts); the
+// with blocking calls, a third of the CPU of the promise API's round trips (see record-files.ts); the
 // syncs still run behind. A store that will not open here leaves the originals to the proxy's thread,
 // as for a memory store.
 /**

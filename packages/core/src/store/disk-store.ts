@@ -41,7 +41,7 @@ export interface DiskRestoreStoreOptions {
   readonly sweepOnOpen?: boolean;
   /**
    * Put records with blocking file calls (default false): for a thread that does nothing else meanwhile,
-   * such as the proxy's compress worker, where they cost a fifth of the promise API's round trips (see
+   * such as the proxy's compress worker, where they cost a third of the CPU of the promise API's round trips (see
    * record-files.ts). Reads, syncs and sweeps stay asynchronous.
    */
   readonly blockingWrites?: boolean;
