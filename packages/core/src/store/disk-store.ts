@@ -59,6 +59,12 @@ export interface StagedPut {
   readonly durable: Promise<void>;
 }
 
+/** A record written under a temp name: whether it took the handle's name, and the syncs it owes. */
+interface Written {
+  readonly placed: boolean;
+  readonly durable: Promise<void>;
+}
+
 /** The `durable` of a record that was already in place (written by an earlier put). */
 const DURABLE: Promise<void> = Promise.resolve();
 
@@ -170,19 +176,21 @@ export class DiskRestoreStore implements RestoreStore {
     }
     const folder = await this.#fanoutFolder(address.handle);
     const target = join(folder, address.handle);
-    const existing = await this.#files.readIfPresent(target);
+    const existing = this.#files.looksFirst ? await this.#files.readIfPresent(target) : null;
     let durable: Promise<void> = DURABLE;
     if (existing === null || !(await this.#settleExisting(address, original, target, existing))) {
-      this.#bytesSinceSweep += record.byteLength;
+      let written: Written;
       try {
-        ({ durable } = await this.#writeInPlace(address, original, record, folder, target));
+        written = await this.#writeInPlace(address, original, record, folder, target);
       } catch (error) {
         if (errorCode(error) !== 'ENOENT') throw error;
         // The fan-out folder vanished under us (the store was cleared by hand): recreate it, try once more.
         this.#readyFolders.delete(folder);
         await this.#fanoutFolder(address.handle);
-        ({ durable } = await this.#writeInPlace(address, original, record, folder, target));
+        written = await this.#writeInPlace(address, original, record, folder, target);
       }
+      durable = written.durable;
+      if (written.placed) this.#bytesSinceSweep += record.byteLength;
     }
     this.#putsSinceSweep += 1;
     // The sweep reads every record's metadata: it runs beside the request that stored this original, not
@@ -280,7 +288,8 @@ export class DiskRestoreStore implements RestoreStore {
 
   /**
    * Writes the record under a temp name in its folder, takes the handle's name for it (see #publish) and
-   * removes the temp name; returns the syncs still owed: the record's bytes, then the folder entry.
+   * removes the temp name; returns whether it took the name, and the syncs still owed: the record's
+   * bytes, then the folder entry (none when the same record was there already).
    */
   async #writeInPlace(
     address: ContentAddress,
@@ -288,38 +297,53 @@ export class DiskRestoreStore implements RestoreStore {
     record: Buffer,
     folder: string,
     target: string,
-  ): Promise<{ readonly durable: Promise<void> }> {
+  ): Promise<Written> {
     const temp = join(folder, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
     const file = await this.#files.writeNew(temp, record);
+    let placed: boolean;
     try {
-      await this.#publish(address, original, temp, target);
+      placed = await this.#publish(address, original, temp, target);
     } catch (error) {
       await file.close().catch(() => {});
       throw error;
     } finally {
       await this.#files.unlink(temp).catch(() => {});
     }
+    if (!placed) {
+      await file.close();
+      return { placed, durable: DURABLE };
+    }
     const durable = file.synced().then(() => syncFolder(folder));
     // a caller that never waits for it must not see an unhandled rejection; one that waits sees the error
     durable.catch(() => {});
-    return { durable };
+    return { placed, durable };
   }
 
-  /** Moves a complete temp file into place without ever replacing a good record. */
-  async #publish(address: ContentAddress, original: Uint8Array, temp: string, target: string): Promise<void> {
+  /**
+   * Moves a complete temp file into place without ever replacing a good record: true when it did, false
+   * when the same record was in place already (only touched then).
+   */
+  async #publish(
+    address: ContentAddress,
+    original: Uint8Array,
+    temp: string,
+    target: string,
+  ): Promise<boolean> {
     try {
       await this.#files.link(temp, target);
-      return;
+      return true;
     } catch (error) {
       const code = errorCode(error);
       if (code === 'EEXIST') {
         const existing = await this.#files.readIfPresent(target);
-        if (existing !== null && (await this.#settleExisting(address, original, target, existing))) return;
+        if (existing !== null && (await this.#settleExisting(address, original, target, existing)))
+          return false;
       } else if (!NO_LINK_CODES.has(code ?? '')) {
         throw error;
       }
     }
     // The target is absent, damaged (same digest, bad bytes) or links are unsupported: replace by rename.
     await this.#files.rename(temp, target);
+    return true;
   }
 }

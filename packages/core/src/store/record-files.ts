@@ -24,6 +24,12 @@ import { FILE_MODE } from './owner-only-folder.js';
  *   tool result puts ~60 records. The fsync still goes to the pool: it waits on the disk, not the CPU.
  */
 export interface RecordFiles {
+  /**
+   * Whether a put looks for an existing record before it writes one. Through the pool the look is one
+   * round trip and spares a re-put its write; in place a miss costs more than it spares (node builds an
+   * Error for every failed call, ~10 µs here), and the link, which refuses a taken name, finds a re-put.
+   */
+  readonly looksFirst: boolean;
   /** The file's bytes; null when absent; empty when something other than a file (a symlink) is there. */
   readIfPresent(path: string): Promise<Buffer | null>;
   /** Creates `path` (never an existing one) holding `bytes`; the file stays open until `synced`. */
@@ -60,6 +66,7 @@ function absentOrDamaged(error: unknown): Buffer | null {
 const nowSeconds = (): number => Date.now() / 1000;
 
 export const pooledFiles: RecordFiles = {
+  looksFirst: true,
   readIfPresent: (path) => readFile(path, { flag: READ_FLAGS }).catch(absentOrDamaged),
   async writeNew(path, bytes) {
     const file = await open(path, 'wx', FILE_MODE);
@@ -78,6 +85,7 @@ export const pooledFiles: RecordFiles = {
 };
 
 export const blockingFiles: RecordFiles = {
+  looksFirst: false,
   async readIfPresent(path) {
     let fd: number;
     try {
