@@ -70,6 +70,14 @@ describe('anchorsIn', () => {
     );
   });
 
+  it('finds anchors of every length, longer than 31 characters too', () => {
+    const long = 'AbstractSingletonProxyFactoryBeanTest_case_42';
+    const line = `ran ${long} and ${long.slice(0, 31)} and ${'7'.repeat(40)} then Ab`;
+    const anchors = new Set([long, long.slice(0, 31), long.slice(0, 32), '7'.repeat(40), 'Ab']);
+    expect([...anchorsIn(line, anchors)]).toEqual(anchorsByPattern(line, anchors));
+    expect(anchorsIn(line, anchors)).toEqual(new Set([long, long.slice(0, 31), '7'.repeat(40), 'Ab']));
+  });
+
   it('finds word, number and path anchors on a log line', () => {
     const line = 'ERROR 2024 build_77 failed: src/app/main.ts:12 (see ./logs/run-3.log) 99fail12345';
     const anchors = new Set(['build_77', '2024', 'src/app/main.ts', './logs/run-3.log', 'fail12345', 'main']);
