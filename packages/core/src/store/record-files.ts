@@ -19,9 +19,10 @@ import { FILE_MODE } from './owner-only-folder.js';
  * - `pooled` (the default): node's promise API, each call a round trip through libuv's thread pool, so
  *   the calling thread is never blocked — right for a thread that also serves requests.
  * - `blocking`: the same calls done in place, for a thread of its own (the proxy's compress worker). A
- *   record of a few KB costs five small file operations (look, write, link, unlink, and the folder entry
- *   check); as round trips they took ~0.5 ms a record here, in place ~0.17 ms, and a new 200 KB
- *   tool result puts ~60 records. The fsync still goes to the pool: it waits on the disk, not the CPU.
+ *   record of a few KB costs a handful of small file operations (create, write, link, unlink, and a
+ *   look first through the pool); as round trips they took ~0.5 ms a record here, in place ~0.17 ms, and
+ *   a new 200 KB tool result puts ~60 records. The fsync still goes to the pool: it waits on the disk,
+ *   not the CPU.
  */
 export interface RecordFiles {
   /**
