@@ -11,6 +11,8 @@
  *   pnpm bench:speed
  *   pnpm bench:speed --mining     # template mining only (its two rows; RUNS=n for more runs)
  *   pnpm bench:speed --scaling    # time and peak RSS at 1, 4, 16 and 32 MiB, each size in a child process
+ *   pnpm bench:speed --outputs    # one SHA-256 per depth over every log's output: a speed change that
+ *                                 # prints the same two before and after left every output as it was
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -26,6 +28,7 @@ const RUNS = Number(process.env['RUNS'] ?? 5);
 const MINING_ONLY = process.argv.includes('--mining');
 const SCALING = process.argv.includes('--scaling');
 const CHILD = process.argv.indexOf('--scaling-child');
+const OUTPUTS = process.argv.includes('--outputs');
 /** Sizes the scaling table measures, in MiB (32 MiB is the largest block the pipeline digests). */
 const SIZES_MIB = [1, 4, 16, 32];
 /** The CI log sets of the corpus: every `.log` file under each. */
@@ -69,6 +72,23 @@ function concatenated(chars: number): string {
   }
   const text = parts.join('');
   return text.slice(0, text.lastIndexOf('\n', chars - 1) + 1);
+}
+
+if (OUTPUTS) {
+  // Each output with its tier, hashed in input order; a fresh store per depth, as compressAll uses.
+  for (const depth of ['digest', 'lossless'] as const) {
+    const store = new MemoryRestoreStore();
+    const outputs = createHash('sha256');
+    for (const text of logs) {
+      const out = await compressBlock(
+        { id: 'b', role: 'tool', kind: 'log', text, trusted: false },
+        { keepModel, store, tiers, depth },
+      );
+      outputs.update(`${out.tier}\0${out.text}\0`);
+    }
+    process.stdout.write(`${depth}: ${logs.length} logs, outputs sha256 ${outputs.digest('hex')}\n`);
+  }
+  process.exit(0);
 }
 
 if (CHILD >= 0) {
