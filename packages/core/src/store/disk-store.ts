@@ -12,7 +12,7 @@ import {
 } from '@distil/contract';
 import { checkFanoutFolders, type SweepReport, sweepStore, TEMP_PREFIX } from './disk-sweep.js';
 import { ensureOwnerOnlyFolder } from './owner-only-folder.js';
-import { blockingFiles, pooledFiles, READ_FLAGS, type RecordFiles } from './record-files.js';
+import { blockingFiles, errorCode, pooledFiles, READ_FLAGS, type RecordFiles } from './record-files.js';
 import { compareExisting, decodeRecord, encodeRecord, isWellFormedHandle } from './stored-original.js';
 
 /** Options of the on-disk store. Defaults match `RestoreStoreConfig` for `type: "disk"`. */
@@ -67,10 +67,6 @@ interface Written {
 
 /** The `durable` of a record that was already in place (written by an earlier put). */
 const DURABLE: Promise<void> = Promise.resolve();
-
-function errorCode(error: unknown): string | undefined {
-  return (error as NodeJS.ErrnoException | undefined)?.code;
-}
 
 /** Makes a directory entry durable; some platforms cannot fsync a folder, which then costs nothing. */
 async function syncFolder(folder: string): Promise<void> {

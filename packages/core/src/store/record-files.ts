@@ -52,7 +52,8 @@ export interface WrittenFile {
 
 export const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 
-function errorCode(error: unknown): string | undefined {
+/** A failed file call's system code (ENOENT, EEXIST, …), if it has one. */
+export function errorCode(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | undefined)?.code;
 }
 
