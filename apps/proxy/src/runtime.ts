@@ -2,6 +2,7 @@ import type { KeepModel, PricingConfig, ProxyConfig, RestoreStore } from '@disti
 import type { Dispatcher } from 'undici';
 import type { BypassReason } from './fail-open/part-failure.js';
 import type { LiteralCache } from './json/literal-cache.js';
+import type { SubtreeMemo } from './json/subtree-memo.js';
 import type { ExchangeObserver } from './operate/exchange-observer.js';
 import type { ExpandLearning } from './operate/expand-learning.js';
 import type { SyncsOwed } from './pool/syncs-owed.js';
@@ -29,6 +30,8 @@ export interface ProxyRuntime {
   readonly excludedTools: ReadonlySet<string>;
   /** Long JSON strings of recent request bodies, decoded and encoded (see LiteralCache). */
   readonly literals: LiteralCache;
+  /** Objects of recent request bodies, by their bytes, that a scan skips (see SubtreeMemo). */
+  readonly subtrees: SubtreeMemo;
   /** One line per event; never given request content or credentials. */
   readonly log: (line: string) => void;
   /** Sees every provider request the proxy handles (metrics, shadow mode). */

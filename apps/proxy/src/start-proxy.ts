@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { guardKeepModel, guardStore } from './fail-open/part-failure.js';
 import { createUpstreamAgent } from './http/upstream.js';
 import { LiteralCache } from './json/literal-cache.js';
+import { SubtreeMemo } from './json/subtree-memo.js';
 import { ExpandLearning } from './operate/expand-learning.js';
 import { ProxyOperations } from './operate/proxy-operations.js';
 import type { ShadowOptions } from './operate/shadow/shadow-sampler.js';
@@ -206,6 +207,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     ledger,
     excludedTools: new Set(proxy.excludeTools),
     literals: new LiteralCache(),
+    subtrees: new SubtreeMemo(),
     log,
     observe: operations.observe,
     onBypass: (reason) => operations.metrics.recordBypass(reason),

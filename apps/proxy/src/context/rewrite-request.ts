@@ -40,7 +40,7 @@ export async function readRequest<R>(
   raw: Buffer,
   dialect: RequestDialect<R>,
 ): Promise<ReadRequest<R> | null> {
-  const scanned = scanJson(raw, dialect.patterns, exchange.rt.literals);
+  const scanned = scanJson(raw, dialect.patterns, exchange.rt.literals, exchange.rt.subtrees);
   let request: R | null = null;
   try {
     request = dialect.read(jsonOf(raw, scanned));

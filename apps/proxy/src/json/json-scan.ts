@@ -1,5 +1,12 @@
 import { isUtf8 } from 'node:buffer';
 import { canonicalEscapes, type DecodedLiteral, decodeLiteral } from './json-literal.js';
+import {
+  copyJson,
+  type InnerRange,
+  MIN_SUBTREE_BYTES,
+  type SubtreeEntry,
+  type SubtreeMemo,
+} from './subtree-memo.js';
 
 /** Decodes the long string literals a scan lifts out (LiteralCache remembers them across requests). */
 export interface LiteralDecoder {
@@ -86,17 +93,20 @@ class Unscannable extends Error {}
  * ~150 µs for a 200 KB body here, as much as the parse — and gives no byte positions to edit in place.
  * This walks the structure over the bytes, lifts out every long string (tool results, file reads) and
  * parses the small remainder, the skeleton, with JSON.parse; each lifted string is decoded on its own and
- * put back. On the way it records the byte ranges of the watched paths and whether the body is canonical
- * JSON (see ScannedJson). Returns null for anything it does not read (invalid JSON, duplicate keys, a
- * `__proto__` key, very deep nesting): the caller then falls back to JSON.parse, which decides.
+ * put back. With `subtrees`, an object met before byte for byte (a message of the history, a tool) is
+ * skipped and a copy of its value put back the same way (see SubtreeMemo). On the way it records the byte
+ * ranges of the watched paths and whether the body is canonical JSON (see ScannedJson). Returns null for
+ * anything it does not read (invalid JSON, duplicate keys, a `__proto__` key, very deep nesting): the
+ * caller then falls back to JSON.parse, which decides.
  */
 export function scanJson(
   raw: Buffer,
   patterns: PathPatterns,
   literals: LiteralDecoder = PLAIN,
+  subtrees: SubtreeMemo | null = null,
 ): ScannedJson | null {
   try {
-    return new Scan(raw, patterns, literals).run();
+    return new Scan(raw, patterns, literals, subtrees).run();
   } catch (error) {
     if (error instanceof Unscannable || error instanceof SyntaxError || error instanceof RangeError)
       return null;
@@ -109,10 +119,27 @@ export function jsonOf(raw: Buffer, scanned: ScannedJson | null): unknown {
   return scanned ? scanned.value : JSON.parse(raw.toString('utf8'));
 }
 
+/** A stretch of the body left out of the skeleton: a long string, or a remembered object (`entry`). */
 interface Lifted {
   readonly path: (string | number)[];
   readonly start: number;
   readonly end: number;
+  readonly entry?: SubtreeEntry;
+}
+
+/** An object at a memo spot that was scanned, to remember once the body is parsed. */
+interface Fresh {
+  readonly path: (string | number)[];
+  readonly start: number;
+  end: number;
+  readonly ranges: InnerRange[];
+  canonical: boolean;
+}
+
+/** A memo spot met, in body order: its parent's key, and what fills it (remembered, or fresh). */
+interface Spot {
+  readonly parent: string;
+  readonly filled: SubtreeEntry | Fresh;
 }
 
 class Scan {
@@ -128,11 +155,16 @@ class Scan {
   // per object (a fresh array per object was ~40 KB of garbage for a 200 KB request).
   readonly #openKeys: string[] = [];
   readonly #literals: LiteralDecoder;
+  readonly #subtrees: SubtreeMemo | null;
+  readonly #spots: Spot[] = [];
+  /** The fresh object being scanned at a memo spot, which collects the watched ranges inside it. */
+  #open: Fresh | null = null;
 
-  constructor(raw: Buffer, patterns: PathPatterns, literals: LiteralDecoder) {
+  constructor(raw: Buffer, patterns: PathPatterns, literals: LiteralDecoder, subtrees: SubtreeMemo | null) {
     this.#raw = raw;
     this.#patterns = patterns;
     this.#literals = literals;
+    this.#subtrees = subtrees;
   }
 
   run(): ScannedJson {
@@ -158,12 +190,17 @@ class Scan {
     if (this.#canonical && !canonicalEscapes(skeleton)) this.#canonical = false;
     let value: unknown = JSON.parse(skeleton);
     for (const lifted of this.#lifted) {
+      if (lifted.entry) {
+        put(value, lifted.path, copyJson(lifted.entry.value));
+        continue;
+      }
       const decoded = this.#literals.decode(raw, lifted.start, lifted.end);
       if (!decoded.canonical) this.#canonical = false;
       if (lifted.path.length === 0) value = decoded.text;
       else put(value, lifted.path, decoded.text);
     }
     if (this.#canonical && !isUtf8(raw)) this.#canonical = false;
+    if (this.#subtrees) this.#remember(value);
     const ranges = this.#ranges;
     return {
       value,
@@ -175,15 +212,103 @@ class Scan {
   #value(node: PatternNode | null): void {
     const start = this.#at;
     const byte = this.#raw[start];
-    if (byte === 0x7b) this.#object(node);
-    else if (byte === 0x5b) this.#array(node);
+    if (byte === 0x7b) {
+      if (this.#subtrees && this.#atSpot()) this.#spot(node, start);
+      else this.#object(node);
+    } else if (byte === 0x5b) this.#array(node);
     else if (byte === QUOTE) {
       this.#string();
       if (this.#at - start >= LIFT_BYTES) {
         this.#lifted.push({ path: [...this.#path], start, end: this.#at });
       }
     } else this.#scalar();
-    if (node?.terminal) this.#ranges.set(pathKey(this.#path), { start, end: this.#at });
+    if (node?.terminal) {
+      this.#ranges.set(pathKey(this.#path), { start, end: this.#at });
+      const open = this.#open;
+      if (open)
+        open.ranges.push({
+          below: `/${this.#path.slice(open.path.length).join('/')}`,
+          start: start - open.start,
+          end: this.#at - open.start,
+        });
+    }
+  }
+
+  /**
+   * Whether an object here is one the memo takes: a value under a top-level key, or an item of a
+   * top-level array (messages, tools, input items) — the units an agent resends unchanged turn after turn.
+   */
+  #atSpot(): boolean {
+    const path = this.#path;
+    return (
+      (path.length === 1 && typeof path[0] === 'string') ||
+      (path.length === 2 && typeof path[0] === 'string' && typeof path[1] === 'number')
+    );
+  }
+
+  /** An object at a memo spot: skipped when remembered, else scanned and noted to remember. */
+  #spot(node: PatternNode | null, start: number): void {
+    const path = this.#path;
+    const parent = path.length === 1 ? '' : (path[0] as string);
+    const last = this.#spots[this.#spots.length - 1];
+    const guess = last?.parent === parent && 'bytes' in last.filled ? last.filled.next : null;
+    const entry = this.#subtrees!.recall(this.#raw, start, guess);
+    if (entry) {
+      this.#at = start + entry.bytes.length;
+      if (!entry.canonical) this.#canonical = false;
+      this.#lifted.push({ path: [...path], start, end: this.#at, entry });
+      const key = pathKey(path);
+      for (const inner of entry.ranges)
+        this.#ranges.set(key + inner.below, {
+          start: start + inner.start,
+          end: start + inner.end,
+        });
+      this.#spots.push({ parent, filled: entry });
+      return;
+    }
+    // Scanned with a canonical flag of its own, so the memo knows whether this object alone is canonical.
+    const canonicalBefore = this.#canonical;
+    this.#canonical = true;
+    const fresh: Fresh = { path: [...path], start, end: start, ranges: [], canonical: true };
+    this.#open = fresh;
+    this.#object(node);
+    this.#open = null;
+    fresh.end = this.#at;
+    fresh.canonical = this.#canonical;
+    this.#canonical = canonicalBefore && this.#canonical;
+    this.#spots.push({ parent, filled: fresh });
+  }
+
+  /**
+   * Remembers the objects scanned at memo spots (long enough to be worth it), from the parsed body before
+   * anyone edits it, and links each spot to the one after it under the same parent.
+   */
+  #remember(value: unknown): void {
+    const raw = this.#raw;
+    const memo = this.#subtrees!;
+    let previous: { parent: string; entry: SubtreeEntry | null } | null = null;
+    for (const spot of this.#spots) {
+      let entry: SubtreeEntry | null = null;
+      if ('bytes' in spot.filled) entry = spot.filled;
+      else {
+        const fresh = spot.filled;
+        if (fresh.end - fresh.start >= MIN_SUBTREE_BYTES) {
+          // The lifted strings inside were checked one by one and the skeleton as a whole; the object on
+          // its own is checked here.
+          const canonical = fresh.canonical && canonicalEscapes(raw.toString('utf8', fresh.start, fresh.end));
+          entry = memo.remember(
+            raw,
+            fresh.start,
+            fresh.end,
+            valueAt(value, fresh.path),
+            fresh.ranges,
+            canonical,
+          );
+        }
+      }
+      if (previous?.entry && previous.parent === spot.parent) previous.entry.next = entry;
+      previous = { parent: spot.parent, entry };
+    }
   }
 
   #object(node: PatternNode | null): void {
@@ -341,6 +466,12 @@ function isIndexLike(key: string): boolean {
     if (code < 0x30 || code > 0x39) return false;
   }
   return true;
+}
+
+function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
+  let value = root as Record<string | number, unknown>;
+  for (const step of path) value = value[step] as Record<string | number, unknown>;
+  return value;
 }
 
 function put(root: unknown, path: readonly (string | number)[], value: unknown): void {

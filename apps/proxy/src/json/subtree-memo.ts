@@ -1,0 +1,168 @@
+/**
+ * A watched path's range inside a remembered subtree: the path below it, as the tail of a range key
+ * (`/content/0/content`), and bytes from the subtree's start.
+ */
+export interface InnerRange {
+  readonly below: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** One remembered subtree: its exact bytes and what a scan of them found. */
+export interface SubtreeEntry {
+  readonly bytes: Buffer;
+  /** Its bucket: the hash of the body's bytes where it was first met (see keyAt). */
+  readonly key: number;
+  /** The parsed object, never handed out: a scan places a copy (a request's value is edited in place). */
+  readonly value: unknown;
+  /** The watched ranges inside it, relative to its first byte. */
+  readonly ranges: readonly InnerRange[];
+  /** Whether its bytes are what `JSON.stringify` writes for `value` (see ScannedJson.canonical). */
+  readonly canonical: boolean;
+  /** The sibling that followed it in the last body that held it: the first guess for the next one. */
+  next: SubtreeEntry | null;
+  /** Set when evicted, so a `next` still pointing here is not taken. */
+  gone: boolean;
+  /** Recalled since eviction last passed it (see SubtreeMemo's eviction). */
+  used: boolean;
+}
+
+/** The bytes hashed to file a subtree: its start (or the body's rest when shorter), enough to tell ids apart. */
+const KEY_BYTES = 128;
+/** Objects shorter than this are scanned again rather than remembered. */
+export const MIN_SUBTREE_BYTES = 64;
+
+/**
+ * The objects of recent request bodies (each message, tool and input item, and each object under a
+ * top-level key), remembered by their exact bytes so a scan can skip them. An agent resends its whole
+ * history every turn: on a warm turn of a 200 KB, 80-message conversation the scan walked and parsed
+ * ~8 KB of skeleton for ~0.2 ms, all of it the same as a turn ago. With this, a message that is byte for
+ * byte one already read costs a compare and a copy of its parsed value (a copy because the proxy edits a
+ * request's value in place, so a remembered one is never handed out). A subtree is found first through
+ * its predecessor's `next`, else by a hash of its first bytes; either way it is taken only when every one
+ * of its bytes equals the body's at that point, so a hit is always exact. Past `maxBytes` (each entry
+ * counted twice its size: the bytes and the parsed value) the oldest entries go first, but one recalled
+ * since it was last passed gets a second chance at the back (the "clock" approximation of least recently
+ * used: a warm turn recalls ~80 entries, and moving each in an ordered set cost more than the rest of
+ * the lookup).
+ */
+export class SubtreeMemo {
+  readonly #byKey = new Map<number, SubtreeEntry[]>();
+  /** Every entry, oldest (or longest since its second chance) first. */
+  readonly #order = new Set<SubtreeEntry>();
+  readonly #maxBytes: number;
+  #bytes = 0;
+
+  /** `maxBytes`: the most the memo holds (default 8 MiB). */
+  constructor(maxBytes = 8 * 1024 * 1024) {
+    this.#maxBytes = maxBytes;
+  }
+
+  /** Bytes held now (counted as for `maxBytes`). */
+  get size(): number {
+    return this.#bytes;
+  }
+
+  /** The remembered object whose bytes `raw` holds from `start` (an object's first byte), if any. */
+  recall(raw: Buffer, start: number, guess: SubtreeEntry | null): SubtreeEntry | null {
+    let found = guess && !guess.gone && holds(raw, start, guess) ? guess : null;
+    if (!found) {
+      const candidates = this.#byKey.get(keyAt(raw, start));
+      if (candidates)
+        for (const entry of candidates)
+          if (holds(raw, start, entry)) {
+            found = entry;
+            break;
+          }
+    }
+    if (found) found.used = true;
+    return found;
+  }
+
+  /**
+   * Remembers the object at `raw[start, end)`, parsed as `value` (which the caller may go on to edit: a
+   * copy is kept), with its inner ranges.
+   */
+  remember(
+    raw: Buffer,
+    start: number,
+    end: number,
+    value: unknown,
+    ranges: readonly InnerRange[],
+    canonical: boolean,
+  ): SubtreeEntry {
+    const key = keyAt(raw, start);
+    const entry: SubtreeEntry = {
+      bytes: Buffer.from(raw.subarray(start, end)),
+      key,
+      value: copyJson(value),
+      ranges,
+      canonical,
+      next: null,
+      gone: false,
+      used: false,
+    };
+    const bucket = this.#byKey.get(key);
+    if (bucket) bucket.push(entry);
+    else this.#byKey.set(key, [entry]);
+    this.#order.add(entry);
+    this.#bytes += 2 * entry.bytes.length;
+    this.#evict();
+    return entry;
+  }
+
+  #evict(): void {
+    for (const oldest of this.#order) {
+      if (this.#bytes <= this.#maxBytes) break;
+      this.#order.delete(oldest);
+      if (oldest.used) {
+        // every entry passed once is cleared, so a full turn of the clock always finds one to evict
+        oldest.used = false;
+        this.#order.add(oldest);
+        continue;
+      }
+      const bucket = this.#byKey.get(oldest.key)!;
+      bucket.splice(bucket.indexOf(oldest), 1);
+      if (bucket.length === 0) this.#byKey.delete(oldest.key);
+      oldest.gone = true;
+      oldest.next = null;
+      this.#bytes -= 2 * oldest.bytes.length;
+    }
+  }
+}
+
+/**
+ * FNV-1a of the first KEY_BYTES bytes from `start`. An entry is filed by its own bytes, a lookup hashes the
+ * body's: the same for any subtree of KEY_BYTES or more, and for a shorter one when what follows it
+ * matches too (otherwise it is found through `next` or scanned again).
+ */
+function keyAt(raw: Buffer, start: number): number {
+  const end = Math.min(raw.length, start + KEY_BYTES);
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ raw[i]!, 0x01000193);
+  return hash >>> 0;
+}
+
+/** Does `raw` hold exactly `entry`'s bytes from `start`? (A complete object's bytes end where it ends.) */
+function holds(raw: Buffer, start: number, entry: SubtreeEntry): boolean {
+  const length = entry.bytes.length;
+  return start + length <= raw.length && raw.compare(entry.bytes, 0, length, start, start + length) === 0;
+}
+
+/**
+ * A fresh copy of a parsed JSON value: new objects and arrays, the same strings (immutable). Key order is
+ * kept as V8 enumerates it, which is the order JSON.parse gave it. Only for values a scan accepted: a
+ * `__proto__` key (which a scan refuses) would set the copy's prototype instead. A tree walk: ~10 µs for a 200 KB,
+ * 80-message request here, against ~45 µs for JSON.parse of its ~8 KB skeleton and the walk to find it.
+ */
+export function copyJson(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = copyJson(value[i]);
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = copyJson((value as Record<string, unknown>)[key]);
+  return out;
+}
