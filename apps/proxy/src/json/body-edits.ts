@@ -108,7 +108,7 @@ function byteEdits(
     if (range) {
       if (raw[range.start] !== 0x5b) return null;
       const empty = range.end - range.start === 2;
-      const bytes = Buffer.from(empty ? items : `,${items}`);
+      const bytes = appendedBytes(items, !empty);
       edits.push({ start: range.end - 1, end: range.end - 1, bytes });
     } else {
       if (raw[0] !== 0x7b) return null;
@@ -121,6 +121,20 @@ function byteEdits(
   edits.sort((a, b) => a.start - b.start || a.end - b.end);
   for (let i = 1; i < edits.length; i++) if (edits[i]!.start < edits[i - 1]!.end) return null;
   return edits;
+}
+
+/**
+ * The bytes of appended items (the distil tools of each dialect, with or without a leading comma): a few
+ * fixed strings, converted once rather than on every request of an agent.
+ */
+const appended = new Map<string, { readonly alone: Buffer; readonly after: Buffer }>();
+function appendedBytes(items: string, afterOthers: boolean): Buffer {
+  let bytes = appended.get(items);
+  if (!bytes) {
+    bytes = { alone: Buffer.from(items), after: Buffer.from(`,${items}`) };
+    if (appended.size < 16) appended.set(items, bytes);
+  }
+  return afterOthers ? bytes.after : bytes.alone;
 }
 
 /** `raw` with each edit's byte range replaced by its bytes; edits sorted and disjoint. */

@@ -3,6 +3,13 @@ import type { LiteralDecoder } from './json-scan.js';
 
 interface Entry extends DecodedLiteral {
   readonly bytes: Buffer;
+  /** Hit since eviction last passed it (see LiteralCache's eviction). */
+  used: boolean;
+}
+
+interface Encoded {
+  readonly bytes: Buffer;
+  used: boolean;
 }
 
 /** Literals and texts shorter than this are cheap to redo and not remembered. */
@@ -15,12 +22,14 @@ const MIN_CACHED_BYTES = 256;
  * 200 KB conversation spent ~0.1 ms decoding and ~0.08 ms encoding them again per request here, and made
  * as much garbage. A hit is found by length and a sample of bytes, then confirmed by comparing every byte
  * (a memcmp), so a hit is always exact. A hit also hands back the very string object the session holds,
- * so the session's history comparison becomes a pointer comparison. Least recently used entries go first
- * past `maxBytes` (raw bytes plus text, counted for both directions).
+ * so the session's history comparison becomes a pointer comparison. Past `maxBytes` (raw bytes plus text,
+ * counted for both directions) the oldest entries go first, but one hit since it was last passed gets a
+ * second chance at the back (the "clock" approximation of least recently used, as in SubtreeMemo: moving
+ * each of a warm turn's ~40 hits to the back of its map cost more than the lookup).
  */
 export class LiteralCache implements LiteralDecoder {
   readonly #decoded = new Map<string, Entry>();
-  readonly #encoded = new Map<string, Buffer>();
+  readonly #encoded = new Map<string, Encoded>();
   readonly #maxBytes: number;
   #bytes = 0;
 
@@ -41,13 +50,12 @@ export class LiteralCache implements LiteralDecoder {
     const key = literalKey(raw, start, end);
     const hit = this.#decoded.get(key);
     if (hit && hit.bytes.length === length && raw.compare(hit.bytes, 0, length, start, end) === 0) {
-      this.#decoded.delete(key);
-      this.#decoded.set(key, hit);
+      hit.used = true;
       return hit;
     }
     const decoded = decodeLiteral(raw, start, end);
     if (hit) this.#forgetDecoded(key, hit);
-    const entry: Entry = { ...decoded, bytes: Buffer.from(raw.subarray(start, end)) };
+    const entry: Entry = { ...decoded, bytes: Buffer.from(raw.subarray(start, end)), used: false };
     this.#decoded.set(key, entry);
     this.#bytes += length + decoded.text.length;
     this.#evict();
@@ -59,12 +67,11 @@ export class LiteralCache implements LiteralDecoder {
     if (text.length < MIN_CACHED_BYTES) return Buffer.from(JSON.stringify(text));
     const hit = this.#encoded.get(text);
     if (hit) {
-      this.#encoded.delete(text);
-      this.#encoded.set(text, hit);
-      return hit;
+      hit.used = true;
+      return hit.bytes;
     }
     const bytes = Buffer.from(JSON.stringify(text));
-    this.#encoded.set(text, bytes);
+    this.#encoded.set(text, { bytes, used: false });
     this.#bytes += bytes.length + text.length;
     this.#evict();
     return bytes;
@@ -77,18 +84,21 @@ export class LiteralCache implements LiteralDecoder {
 
   #evict(): void {
     while (this.#bytes > this.#maxBytes) {
-      // The least recently used entry of whichever map holds more entries.
+      // The oldest entry of whichever map holds more entries, unless it was hit since last passed: then
+      // it goes to the back, cleared, so a full turn always finds one to evict.
       const fromDecoded = this.#decoded.size >= this.#encoded.size;
-      if (fromDecoded) {
-        const oldest = this.#decoded.entries().next().value;
-        if (!oldest) break;
-        this.#forgetDecoded(oldest[0], oldest[1]);
-      } else {
-        const oldest = this.#encoded.entries().next().value;
-        if (!oldest) break;
-        this.#encoded.delete(oldest[0]);
-        this.#bytes -= oldest[1].length + oldest[0].length;
-      }
+      const map: Map<string, Entry | Encoded> = fromDecoded ? this.#decoded : this.#encoded;
+      const oldest = map.entries().next().value;
+      if (!oldest) break;
+      const [key, entry] = oldest;
+      map.delete(key);
+      if (entry.used) {
+        entry.used = false;
+        map.set(key, entry);
+      } else
+        this.#bytes -= fromDecoded
+          ? entry.bytes.length + (entry as Entry).text.length
+          : entry.bytes.length + key.length;
     }
   }
 }
