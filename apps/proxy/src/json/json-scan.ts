@@ -293,9 +293,11 @@ class Scan {
       else {
         const fresh = spot.filled;
         if (fresh.end - fresh.start >= MIN_SUBTREE_BYTES) {
-          // The lifted strings inside were checked one by one and the skeleton as a whole; the object on
-          // its own is checked here.
-          const canonical = fresh.canonical && canonicalEscapes(raw.toString('utf8', fresh.start, fresh.end));
+          // A canonical body is canonical in every part (JSON.stringify of the whole is made of its parts');
+          // otherwise the object's own escapes are checked (the walk saw the rest: spacing, numbers, keys).
+          const canonical =
+            this.#canonical ||
+            (fresh.canonical && canonicalEscapes(raw.toString('utf8', fresh.start, fresh.end)));
           entry = memo.remember(
             raw,
             fresh.start,

@@ -129,8 +129,12 @@ describe('SubtreeMemo', () => {
   });
 
   it('copies JSON values without sharing an object or array', () => {
+    // a `__proto__` key is never in a scanned value (a scan declines it), so not in what is copied
+    const scannable = fc
+      .jsonValue({ maxDepth: 4 })
+      .filter((value) => !JSON.stringify(value).includes('"__proto__"'));
     fc.assert(
-      fc.property(fc.jsonValue({ maxDepth: 4 }), (value) => {
+      fc.property(scannable, (value) => {
         const copy = copyJson(value);
         expect(copy).toEqual(value);
         if (typeof value === 'object' && value !== null) expect(copy).not.toBe(value);
