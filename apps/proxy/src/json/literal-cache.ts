@@ -1,5 +1,6 @@
 import { type DecodedLiteral, decodeLiteral } from './json-literal.js';
 import type { LiteralDecoder } from './json-scan.js';
+import { ownBytes } from './subtree-memo.js';
 
 interface Entry extends DecodedLiteral {
   readonly bytes: Buffer;
@@ -55,7 +56,7 @@ export class LiteralCache implements LiteralDecoder {
     }
     const decoded = decodeLiteral(raw, start, end);
     if (hit) this.#forgetDecoded(key, hit);
-    const entry: Entry = { ...decoded, bytes: Buffer.from(raw.subarray(start, end)), used: false };
+    const entry: Entry = { ...decoded, bytes: ownBytes(raw, start, end), used: false };
     this.#decoded.set(key, entry);
     this.#bytes += length + decoded.text.length;
     this.#evict();

@@ -93,7 +93,7 @@ export class SubtreeMemo {
   ): SubtreeEntry {
     const key = keyAt(raw, start);
     const entry: SubtreeEntry = {
-      bytes: Buffer.from(raw.subarray(start, end)),
+      bytes: ownBytes(raw, start, end),
       key,
       value: copyJson(value),
       ranges,
@@ -141,6 +141,16 @@ function keyAt(raw: Buffer, start: number): number {
   let hash = 0x811c9dc5;
   for (let i = start; i < end; i++) hash = Math.imul(hash ^ raw[i]!, 0x01000193);
   return hash >>> 0;
+}
+
+/**
+ * A copy of `raw[start, end)` in memory of its own. `Buffer.from` would put a small copy in a slice of
+ * Node's shared 8 KB pool, which a long-lived entry keeps alive whole, and zero-fills a large one first.
+ */
+export function ownBytes(raw: Buffer, start: number, end: number): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(end - start);
+  raw.copy(bytes, 0, start, end);
+  return bytes;
 }
 
 /** Does `raw` hold exactly `entry`'s bytes from `start`? (A complete object's bytes end where it ends.) */
