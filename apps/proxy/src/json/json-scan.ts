@@ -257,12 +257,11 @@ class Scan {
       this.#at = start + entry.bytes.length;
       if (!entry.canonical) this.#canonical = false;
       this.#lifted.push({ path: [...path], start, end: this.#at, entry });
-      const key = pathKey(path);
-      for (const inner of entry.ranges)
-        this.#ranges.set(key + inner.below, {
-          start: start + inner.start,
-          end: start + inner.end,
-        });
+      if (entry.ranges.length > 0) {
+        const key = pathKey(path);
+        for (const inner of entry.ranges)
+          this.#ranges.set(key + inner.below, { start: start + inner.start, end: start + inner.end });
+      }
       this.#spots.push({ parent, filled: entry });
       return;
     }
