@@ -109,6 +109,21 @@ describe('SubtreeMemo', () => {
     );
   });
 
+  it('reads objects alike in their first bytes right, however many there are', () => {
+    // one key for all of them (the first 128 bytes are equal), more than a bucket holds
+    const prefix = 'same start '.repeat(15);
+    const messages = Array.from({ length: 40 }, (_, i) => ({ role: 'user', content: `${prefix}${i}` }));
+    const memo = new SubtreeMemo();
+    for (const order of [
+      messages,
+      [...messages].reverse(),
+      messages.map((m, i) => (i === 7 ? { ...m, content: `${prefix}x` } : m)),
+    ]) {
+      const raw = Buffer.from(JSON.stringify({ model: 'm', messages: order }));
+      expectSameScan(scanJson(raw, PATTERNS, undefined, memo), scanJson(raw, PATTERNS), raw);
+    }
+  });
+
   it('hands out copies: editing a scanned value changes no later scan', () => {
     const messages = Array.from({ length: 4 }, (_, i) => ({
       role: 'user',

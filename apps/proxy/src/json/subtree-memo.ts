@@ -29,6 +29,8 @@ export interface SubtreeEntry {
 
 /** The bytes hashed to file a subtree: its start (or the body's rest when shorter), enough to tell ids apart. */
 const KEY_BYTES = 128;
+/** Most entries filed under one key; the oldest makes way. */
+const MAX_BUCKET = 8;
 /** Objects shorter than this are scanned again rather than remembered. */
 export const MIN_SUBTREE_BYTES = 64;
 
@@ -103,8 +105,12 @@ export class SubtreeMemo {
       used: false,
     };
     const bucket = this.#byKey.get(key);
-    if (bucket) bucket.push(entry);
-    else this.#byKey.set(key, [entry]);
+    if (bucket) {
+      // objects alike in their first bytes (a client's many near-identical items) cannot make a lookup
+      // compare against more than a few
+      if (bucket.length >= MAX_BUCKET) this.#drop(bucket[0]!);
+      bucket.push(entry);
+    } else this.#byKey.set(key, [entry]);
     this.#order.add(entry);
     this.#bytes += 2 * entry.bytes.length;
     this.#evict();
@@ -114,20 +120,25 @@ export class SubtreeMemo {
   #evict(): void {
     for (const oldest of this.#order) {
       if (this.#bytes <= this.#maxBytes) break;
-      this.#order.delete(oldest);
       if (oldest.used) {
+        this.#order.delete(oldest);
         // every entry passed once is cleared, so a full turn of the clock always finds one to evict
         oldest.used = false;
         this.#order.add(oldest);
         continue;
       }
-      const bucket = this.#byKey.get(oldest.key)!;
-      bucket.splice(bucket.indexOf(oldest), 1);
-      if (bucket.length === 0) this.#byKey.delete(oldest.key);
-      oldest.gone = true;
-      oldest.next = null;
-      this.#bytes -= 2 * oldest.bytes.length;
+      this.#drop(oldest);
     }
+  }
+
+  #drop(entry: SubtreeEntry): void {
+    this.#order.delete(entry);
+    const bucket = this.#byKey.get(entry.key)!;
+    bucket.splice(bucket.indexOf(entry), 1);
+    if (bucket.length === 0) this.#byKey.delete(entry.key);
+    entry.gone = true;
+    entry.next = null;
+    this.#bytes -= 2 * entry.bytes.length;
   }
 }
 
