@@ -150,7 +150,6 @@ class Scan {
   readonly #path: (string | number)[] = [];
   readonly #ranges = new Map<string, ByteRange>();
   readonly #lifted: Lifted[] = [];
-  readonly #keys = new KeyCache();
   // The keys of every object being read, innermost last: one array for the whole scan rather than one
   // per object (a fresh array per object was ~40 KB of garbage for a 200 KB request).
   readonly #openKeys: string[] = [];
@@ -328,7 +327,7 @@ class Scan {
       if (raw[this.#at] !== QUOTE) throw new Unscannable();
       const keyStart = this.#at;
       this.#string();
-      const key = this.#keys.read(raw, keyStart, this.#at);
+      const key = KEYS.read(raw, keyStart, this.#at);
       // Duplicate keys: JSON.parse keeps the last, which the lifted strings' paths cannot express.
       if (key === '__proto__' || seen.indexOf(key, firstKey) !== -1) throw new Unscannable();
       seen.push(key);
@@ -434,11 +433,15 @@ class Scan {
 }
 
 /**
- * Object keys repeat all through a request (`role`, `content`, `type`, `text`): each distinct spelling is
- * decoded once per scan and found again by its first and last bytes and length.
+ * Object keys repeat all through a request (`role`, `content`, `type`, `text`) and from one request to
+ * the next: each distinct spelling is decoded once and found again by its first and last bytes and
+ * length. Shared by every scan of the process (a fresh one per scan decoded a Responses body's dozen
+ * top-level keys again on every turn), and started over past MAX_KEYS so a client sending endless
+ * distinct keys cannot grow it.
  */
 class KeyCache {
   readonly #seen = new Map<number, string[]>();
+  #count = 0;
 
   read(raw: Buffer, start: number, end: number): string {
     const length = end - start - 2;
@@ -448,12 +451,22 @@ class KeyCache {
     const key = JSON.parse(raw.toString('utf8', start, end)) as string;
     // Only plain ASCII keys are cached: for them, the bytes and the characters line up one to one.
     if (key.length === length) {
-      if (candidates) candidates.push(key);
+      if (this.#count >= MAX_KEYS) {
+        this.#seen.clear();
+        this.#count = 0;
+      }
+      this.#count++;
+      const bucket = this.#seen.get(tag);
+      if (bucket) bucket.push(key);
       else this.#seen.set(tag, [key]);
     }
     return key;
   }
 }
+
+/** Distinct keys the shared cache holds before it starts over. */
+const MAX_KEYS = 1024;
+const KEYS = new KeyCache();
 
 function sameBytes(raw: Buffer, at: number, key: string): boolean {
   for (let i = 0; i < key.length; i++) if (raw[at + i] !== key.charCodeAt(i)) return false;

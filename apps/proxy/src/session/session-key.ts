@@ -40,6 +40,38 @@ export function sessionKey(headers: IncomingHttpHeaders, dialect: string, root: 
   // never equal a digest; a conversation's root can be a long system prompt, so it is hashed.
   if (named) return `named\0${dialect}\0${tag}\0${named}`;
   const hash = createHash('sha256').update(dialect).update('\0').update(tag).update('\0');
-  for (const part of root) hash.update(JSON.stringify(part ?? null)).update('\0');
+  for (const part of root) {
+    // a long text by its digest (tagged, so it cannot be mistaken for a short text's JSON)
+    if (typeof part === 'string' && part.length >= LONG_ROOT_TEXT) hash.update('#').update(textDigest(part));
+    else hash.update(JSON.stringify(part ?? null));
+    hash.update('\0');
+  }
   return hash.digest('hex');
+}
+
+/** Root texts at least this long are hashed once and found again by the text itself. */
+const LONG_ROOT_TEXT = 256;
+/** Characters of long root texts the memo holds (a team's worth of system prompts); past it, it starts over. */
+const MAX_DIGESTED_CHARS = 2 * 1024 * 1024;
+const textDigests = new Map<string, string>();
+let digestedChars = 0;
+
+/**
+ * The SHA-256 of a long root text, memoised. Every turn resends the same system prompt and first
+ * message (tens of KB for Claude Code and Codex), and the request scan hands back the very string it
+ * decoded a turn ago, whose hash V8 keeps: a lookup costs little where hashing the text again cost ~20 µs
+ * of a warm turn.
+ */
+function textDigest(text: string): string {
+  let digest = textDigests.get(text);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(text).digest('hex');
+    if (digestedChars + text.length > MAX_DIGESTED_CHARS) {
+      textDigests.clear();
+      digestedChars = 0;
+    }
+    textDigests.set(text, digest);
+    digestedChars += text.length;
+  }
+  return digest;
 }
