@@ -251,7 +251,7 @@ class Scan {
     const parent = path.length === 1 ? '' : (path[0] as string);
     const last = this.#spots[this.#spots.length - 1];
     const guess = last?.parent === parent && 'bytes' in last.filled ? last.filled.next : null;
-    const entry = this.#subtrees!.recall(this.#raw, start, guess);
+    const entry = this.#subtrees!.recall(this.#raw, start, this.#patterns, guess);
     if (entry) {
       this.#at = start + entry.bytes.length;
       if (!entry.canonical) this.#canonical = false;
@@ -302,6 +302,7 @@ class Scan {
             fresh.end,
             valueAt(value, fresh.path),
             fresh.ranges,
+            this.#patterns,
             canonical,
           );
         }

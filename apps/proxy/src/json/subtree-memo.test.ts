@@ -124,6 +124,29 @@ describe('SubtreeMemo', () => {
     }
   });
 
+  it('serves a scan only what was remembered watching the same paths', () => {
+    // one memo for every route: a message the same byte for byte in two dialects' bodies must still get
+    // each dialect's own watched ranges
+    const toolText = new PathPatterns([['messages', '*', 'content']]);
+    const partText = new PathPatterns([['messages', '*', 'content', '*', 'text']]);
+    const messages = [
+      { role: 'user', content: [{ type: 'text', text: 'a long enough text '.repeat(5) }] },
+      { role: 'tool', content: 'x'.repeat(100) },
+    ];
+    const raw = Buffer.from(JSON.stringify({ model: 'm', messages }));
+    const memo = new SubtreeMemo();
+    for (const patterns of [toolText, partText, toolText, partText]) {
+      const scanned = scanJson(raw, patterns, undefined, memo)!;
+      const plain = scanJson(raw, patterns)!;
+      for (const path of [
+        ['messages', 0, 'content'],
+        ['messages', 1, 'content'],
+        ['messages', 0, 'content', 0, 'text'],
+      ])
+        expect(scanned.rangeOf(path)).toEqual(plain.rangeOf(path));
+    }
+  });
+
   it('hands out copies: editing a scanned value changes no later scan', () => {
     const messages = Array.from({ length: 4 }, (_, i) => ({
       role: 'user',

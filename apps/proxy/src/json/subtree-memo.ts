@@ -17,6 +17,8 @@ export interface SubtreeEntry {
   readonly value: unknown;
   /** The watched ranges inside it, relative to its first byte. */
   readonly ranges: readonly InnerRange[];
+  /** What chose those ranges (the scan's path patterns): an entry serves only scans watching the same. */
+  readonly watch: object;
   /** Whether its bytes are what `JSON.stringify` writes for `value` (see ScannedJson.canonical). */
   readonly canonical: boolean;
   /** The sibling that followed it in the last body that held it: the first guess for the next one. */
@@ -65,14 +67,17 @@ export class SubtreeMemo {
     return this.#bytes;
   }
 
-  /** The remembered object whose bytes `raw` holds from `start` (an object's first byte), if any. */
-  recall(raw: Buffer, start: number, guess: SubtreeEntry | null): SubtreeEntry | null {
-    let found = guess && !guess.gone && holds(raw, start, guess) ? guess : null;
+  /**
+   * The remembered object whose bytes `raw` holds from `start` (an object's first byte), if any, among
+   * those scanned watching `watch`.
+   */
+  recall(raw: Buffer, start: number, watch: object, guess: SubtreeEntry | null): SubtreeEntry | null {
+    let found = guess && !guess.gone && guess.watch === watch && holds(raw, start, guess) ? guess : null;
     if (!found) {
       const candidates = this.#byKey.get(keyAt(raw, start));
       if (candidates)
         for (const entry of candidates)
-          if (holds(raw, start, entry)) {
+          if (entry.watch === watch && holds(raw, start, entry)) {
             found = entry;
             break;
           }
@@ -83,7 +88,7 @@ export class SubtreeMemo {
 
   /**
    * Remembers the object at `raw[start, end)`, parsed as `value` (which the caller may go on to edit: a
-   * copy is kept), with its inner ranges.
+   * copy is kept), with its inner ranges as `watch` chose them.
    */
   remember(
     raw: Buffer,
@@ -91,6 +96,7 @@ export class SubtreeMemo {
     end: number,
     value: unknown,
     ranges: readonly InnerRange[],
+    watch: object,
     canonical: boolean,
   ): SubtreeEntry {
     const key = keyAt(raw, start);
@@ -99,6 +105,7 @@ export class SubtreeMemo {
       key,
       value: copyJson(value),
       ranges,
+      watch,
       canonical,
       next: null,
       gone: false,
