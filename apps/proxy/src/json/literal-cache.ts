@@ -1,16 +1,13 @@
+import { evictOldest, ownBytes, type Recalled } from './cache-entries.js';
 import { type DecodedLiteral, decodeLiteral } from './json-literal.js';
 import type { LiteralDecoder } from './json-scan.js';
-import { ownBytes } from './subtree-memo.js';
 
-interface Entry extends DecodedLiteral {
+interface Entry extends DecodedLiteral, Recalled {
   readonly bytes: Buffer;
-  /** Hit since eviction last passed it (see LiteralCache's eviction). */
-  used: boolean;
 }
 
-interface Encoded {
+interface Encoded extends Recalled {
   readonly bytes: Buffer;
-  used: boolean;
 }
 
 /** Literals and texts shorter than this are cheap to redo and not remembered. */
@@ -24,9 +21,8 @@ const MIN_CACHED_BYTES = 256;
  * as much garbage. A hit is found by length and a sample of bytes, then confirmed by comparing every byte
  * (a memcmp), so a hit is always exact. A hit also hands back the very string object the session holds,
  * so the session's history comparison becomes a pointer comparison. Past `maxBytes` (raw bytes plus text,
- * counted for both directions) the oldest entries go first, but one hit since it was last passed gets a
- * second chance at the back (the "clock" approximation of least recently used, as in SubtreeMemo: moving
- * each of a warm turn's ~40 hits to the back of its map cost more than the lookup).
+ * counted for both directions) the oldest entries go first, each hit one given a second chance
+ * (`evictOldest`).
  */
 export class LiteralCache implements LiteralDecoder {
   readonly #decoded = new Map<string, Entry>();
@@ -85,21 +81,16 @@ export class LiteralCache implements LiteralDecoder {
 
   #evict(): void {
     while (this.#bytes > this.#maxBytes) {
-      // The oldest entry of whichever map holds more entries, unless it was hit since last passed: then
-      // it goes to the back, cleared, so a full turn always finds one to evict.
-      const fromDecoded = this.#decoded.size >= this.#encoded.size;
-      const map: Map<string, Entry | Encoded> = fromDecoded ? this.#decoded : this.#encoded;
-      const oldest = map.entries().next().value;
-      if (!oldest) break;
-      const [key, entry] = oldest;
-      map.delete(key);
-      if (entry.used) {
-        entry.used = false;
-        map.set(key, entry);
-      } else
-        this.#bytes -= fromDecoded
-          ? entry.bytes.length + (entry as Entry).text.length
-          : entry.bytes.length + key.length;
+      // from whichever map holds more entries
+      if (this.#decoded.size >= this.#encoded.size) {
+        const oldest = evictOldest(this.#decoded);
+        if (!oldest) break;
+        this.#bytes -= oldest[1].bytes.length + oldest[1].text.length;
+      } else {
+        const oldest = evictOldest(this.#encoded);
+        if (!oldest) break;
+        this.#bytes -= oldest[1].bytes.length + oldest[0].length;
+      }
     }
   }
 }

@@ -1,3 +1,5 @@
+import { evictOldest, ownBytes, type Recalled } from './cache-entries.js';
+
 /**
  * A watched path's range inside a remembered subtree: the path below it, as the tail of a range key
  * (`/content/0/content`), and bytes from the subtree's start.
@@ -9,7 +11,7 @@ export interface InnerRange {
 }
 
 /** One remembered subtree: its exact bytes and what a scan of them found. */
-export interface SubtreeEntry {
+export interface SubtreeEntry extends Recalled {
   readonly bytes: Buffer;
   /** Its bucket: the hash of the body's bytes where it was first met (see keyAt). */
   readonly key: number;
@@ -25,8 +27,6 @@ export interface SubtreeEntry {
   next: SubtreeEntry | null;
   /** Set when evicted, so a `next` still pointing here is not taken. */
   gone: boolean;
-  /** Recalled since eviction last passed it (see SubtreeMemo's eviction). */
-  used: boolean;
 }
 
 /** The bytes hashed to file a subtree: its start (or the body's rest when shorter), enough to tell ids apart. */
@@ -45,15 +45,13 @@ export const MIN_SUBTREE_BYTES = 64;
  * request's value in place, so a remembered one is never handed out). A subtree is found first through
  * its predecessor's `next`, else by a hash of its first bytes; either way it is taken only when every one
  * of its bytes equals the body's at that point, so a hit is always exact. Past `maxBytes` (each entry
- * counted twice its size: the bytes and the parsed value) the oldest entries go first, but one recalled
- * since it was last passed gets a second chance at the back (the "clock" approximation of least recently
- * used: a warm turn recalls ~80 entries, and moving each in an ordered set cost more than the rest of
- * the lookup).
+ * counted twice its size: the bytes and the parsed value) the oldest entries go first, each recalled one
+ * given a second chance (`evictOldest`).
  */
 export class SubtreeMemo {
   readonly #byKey = new Map<number, SubtreeEntry[]>();
-  /** Every entry, oldest (or longest since its second chance) first. */
-  readonly #order = new Set<SubtreeEntry>();
+  /** Every entry (keyed by itself), oldest (or longest since its second chance) first. */
+  readonly #order = new Map<SubtreeEntry, SubtreeEntry>();
   readonly #maxBytes: number;
   #bytes = 0;
 
@@ -115,31 +113,28 @@ export class SubtreeMemo {
     if (bucket) {
       // objects alike in their first bytes (a client's many near-identical items) cannot make a lookup
       // compare against more than a few
-      if (bucket.length >= MAX_BUCKET) this.#drop(bucket[0]!);
+      if (bucket.length >= MAX_BUCKET) {
+        this.#order.delete(bucket[0]!);
+        this.#forget(bucket[0]!);
+      }
       bucket.push(entry);
     } else this.#byKey.set(key, [entry]);
-    this.#order.add(entry);
+    this.#order.set(entry, entry);
     this.#bytes += 2 * entry.bytes.length;
     this.#evict();
     return entry;
   }
 
   #evict(): void {
-    for (const oldest of this.#order) {
-      if (this.#bytes <= this.#maxBytes) break;
-      if (oldest.used) {
-        this.#order.delete(oldest);
-        // every entry passed once is cleared, so a full turn of the clock always finds one to evict
-        oldest.used = false;
-        this.#order.add(oldest);
-        continue;
-      }
-      this.#drop(oldest);
+    while (this.#bytes > this.#maxBytes) {
+      const oldest = evictOldest(this.#order);
+      if (!oldest) break;
+      this.#forget(oldest[1]);
     }
   }
 
-  #drop(entry: SubtreeEntry): void {
-    this.#order.delete(entry);
+  /** Takes an entry out of its bucket and the count (the caller took it out of the order). */
+  #forget(entry: SubtreeEntry): void {
     const bucket = this.#byKey.get(entry.key)!;
     bucket.splice(bucket.indexOf(entry), 1);
     if (bucket.length === 0) this.#byKey.delete(entry.key);
@@ -159,16 +154,6 @@ function keyAt(raw: Buffer, start: number): number {
   let hash = 0x811c9dc5;
   for (let i = start; i < end; i++) hash = Math.imul(hash ^ raw[i]!, 0x01000193);
   return hash >>> 0;
-}
-
-/**
- * A copy of `raw[start, end)` in memory of its own. `Buffer.from` would put a small copy in a slice of
- * Node's shared 8 KB pool, which a long-lived entry keeps alive whole, and zero-fills a large one first.
- */
-export function ownBytes(raw: Buffer, start: number, end: number): Buffer {
-  const bytes = Buffer.allocUnsafeSlow(end - start);
-  raw.copy(bytes, 0, start, end);
-  return bytes;
 }
 
 /** Does `raw` hold exactly `entry`'s bytes from `start`? (A complete object's bytes end where it ends.) */

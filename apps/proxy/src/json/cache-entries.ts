@@ -1,0 +1,35 @@
+/** What the request scan's caches (LiteralCache, SubtreeMemo) share: how they copy bytes and evict. */
+
+/** An entry of a cache evicted by second chance: set on every hit, cleared when eviction passes it. */
+export interface Recalled {
+  used: boolean;
+}
+
+/**
+ * Removes and returns the oldest entry of `order` (a Map in insertion order) not hit since eviction last
+ * passed it; a hit one it passes goes to the back, cleared. This is the "clock" approximation of least
+ * recently used: a hit only sets a flag, where moving each of a warm turn's ~120 hits to the back of its
+ * map cost more than the lookups. A full turn clears every flag, so it always ends; undefined when `order`
+ * is empty.
+ */
+export function evictOldest<K, E extends Recalled>(order: Map<K, E>): [K, E] | undefined {
+  for (;;) {
+    const oldest = order.entries().next().value;
+    if (!oldest) return undefined;
+    const [key, entry] = oldest;
+    order.delete(key);
+    if (!entry.used) return oldest;
+    entry.used = false;
+    order.set(key, entry);
+  }
+}
+
+/**
+ * A copy of `raw[start, end)` in memory of its own. `Buffer.from` would put a small copy in a slice of
+ * Node's shared 8 KB pool, which a long-lived entry keeps alive whole, and zero-fills a large one first.
+ */
+export function ownBytes(raw: Buffer, start: number, end: number): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(end - start);
+  raw.copy(bytes, 0, start, end);
+  return bytes;
+}
