@@ -7,8 +7,7 @@
 
 import { doubledSlots, SpareSlots } from './hash-slots.js';
 import { codesToString, GROUP_SPACE, MASK } from './mask-tables.js';
-import type { TokenTraits } from './template-merge-rules.js';
-import { tokenTraits } from './template-token-cache.js';
+import { type TokenTraits, traitsOfUnits } from './template-merge-rules.js';
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
@@ -30,7 +29,8 @@ let spareStore: Uint16Array | null = null;
 /**
  * Token interning: ids index `traits`, in order of first appearance. Id 0 is the bare mask. Skeletons
  * are split straight from their code units; a token is found by its FNV-1a hash (open addressing) and
- * compared with its stored code units, so only a new token costs a string.
+ * compared with its stored code units, and a new token's traits are read from them too: no token costs
+ * a string (only a template does, once, when it is printed).
  */
 export class TokenTable {
   readonly traits: TokenTraits[] = [];
@@ -135,7 +135,7 @@ export class TokenTable {
     this.offsets.push(this.storeEnd);
     this.lengths.push(len);
     this.storeEnd += len;
-    this.traits.push(tokenTraits(units, from, len, h));
+    this.traits.push(traitsOfUnits(units, from, len));
     this.slots[slot] = id + 1;
     this.hashes[slot] = h;
     if (this.traits.length * 2 > this.slots.length) this.grow();

@@ -1,5 +1,13 @@
 import { PositionKeys, SequenceTable, type TokenTable, UnionFind } from './template-grouping-tables.js';
-import { compatible, positionIsVariable, type TokenTraits } from './template-merge-rules.js';
+import {
+  absorbable,
+  BRACKETED,
+  compatible,
+  MASKED,
+  PURE,
+  positionIsVariable,
+  type TokenTraits,
+} from './template-merge-rules.js';
 
 /**
  * Second stage of template mining: distinct skeletons (with line counts) are merged into templates.
@@ -222,8 +230,7 @@ function mergeCompatible(
     key[0] = tokens.length;
     let anyMasked = false;
     for (let p = 0; p < tokens.length; p++) {
-      const t = traits[tokens[p]!]!;
-      if (t.masked || t.bracketed) {
+      if ((traits[tokens[p]!]! & (MASKED | BRACKETED)) !== 0) {
         key[p + 1] = -1;
         anyMasked = true;
       } else key[p + 1] = tokens[p]!;
@@ -245,20 +252,13 @@ function mergeCompatible(
         let ok = true;
         for (let p = 0; p < ta.length && ok; p++) {
           if (ta[p] === tc[p]) continue;
-          ok = compatible(traits[ta[p]!]!, traits[tc[p]!]!) && absorbableAt(context, p);
+          ok = compatible(traits[ta[p]!]!, traits[tc[p]!]!) && absorbable(context, p);
         }
         if (ok) merged = uf.union(groups[members[a]!]!.key, groups[members[c]!]!.key) || merged;
       }
     }
   }
   return merged;
-}
-
-function absorbableAt(context: readonly TokenTraits[], p: number): boolean {
-  for (let q = p + 1; q < context.length; q++) if (!context[q]!.masked) return true;
-  let before = 0;
-  for (let q = 0; q < p; q++) if (!context[q]!.masked) before++;
-  return before >= 3;
 }
 
 /** Step 3: the same constants in the same order, runs of pure variables counted as one. */
@@ -281,7 +281,7 @@ function mergeAcrossLengths(
     let constants = 0;
     let inRun = false;
     for (const id of tokens) {
-      if (traits[id]!.pure) {
+      if ((traits[id]! & PURE) !== 0) {
         if (!inRun) key[length++] = -1;
         inRun = true;
       } else {
