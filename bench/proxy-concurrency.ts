@@ -127,6 +127,9 @@ export interface ColdResult {
 
 const route = ROUTE.messages;
 const auth = AUTH.messages;
+/** Requests each target serves, at this many clients, before the warm figures are measured. */
+const WARM_UP_REQUESTS = 6000;
+const WARM_UP_CLIENTS = 32;
 
 export async function warmUnderConcurrency(options: ConcurrencyOptions): Promise<ConcurrencyResult[]> {
   const body = Buffer.from(conversation(0, 'messages'));
@@ -139,8 +142,22 @@ export async function warmUnderConcurrency(options: ConcurrencyOptions): Promise
       headers: { ...auth, 'x-distil-session': 'warm' },
     },
   ];
-  // Warm-up: JIT on every side, connections, and the session learns the conversation.
+  // Warm-up: connections, the session learns the conversation, and V8 compiles each side's hot code. A
+  // proxy's code is compiled over its first few thousand requests (about 5 s here, traced with
+  // --trace-opt: ~600 compilations, each function as it turns hot), the pipe's dozen lines in a few
+  // hundred; measured before that, the ratios compared a proxy still compiling with a compiled pipe. A
+  // shared proxy runs for hours, so the ratios below compare the steady state, and the warm-up's own
+  // figures are printed beside them.
   for (const target of targets) await load(target, 4, 60, body);
+  const warm = new Map<string, Load>();
+  for (const target of targets)
+    warm.set(target.name, await load(target, WARM_UP_CLIENTS, WARM_UP_REQUESTS, body));
+  const warmRate = (name: string): number => WARM_UP_REQUESTS / warm.get(name)!.seconds;
+  console.log(
+    `  warm-up: ${WARM_UP_REQUESTS} requests per target at ${WARM_UP_CLIENTS} clients, while V8 compiles: ` +
+      `pipe ${warmRate('pipe').toFixed(0)} req/s, distil ${warmRate('distil').toFixed(0)} req/s ` +
+      `(${(warmRate('distil') / warmRate('pipe')).toFixed(2)}×)`,
+  );
   const results: ConcurrencyResult[] = [];
   for (const clients of options.concurrency) {
     const total = Math.max(200, clients * 8);
