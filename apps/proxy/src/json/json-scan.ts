@@ -142,6 +142,69 @@ interface Spot {
   readonly filled: SubtreeEntry | Fresh;
 }
 
+/**
+ * The watched ranges inside the remembered objects a scan skipped, found from a path when asked rather
+ * than filed by key as the scan meets them: a warm request skips ~80 objects and asks for the ranges of
+ * the ~40 texts it rewrites, and filing every range under a string key made garbage on every request.
+ * A spot is a value under a top-level key (`[key]`) or an item of a top-level array (`[key, i]`).
+ */
+class RememberedRanges {
+  readonly #byKey = new Map<string, { readonly start: number; readonly entry: SubtreeEntry }>();
+  readonly #byItem = new Map<
+    string,
+    ({ readonly start: number; readonly entry: SubtreeEntry } | undefined)[]
+  >();
+
+  add(spot: JsonPath, start: number, entry: SubtreeEntry): void {
+    const key = spot[0] as string;
+    if (spot.length === 1) {
+      this.#byKey.set(key, { start, entry });
+      return;
+    }
+    let items = this.#byItem.get(key);
+    if (!items) {
+      items = [];
+      this.#byItem.set(key, items);
+    }
+    items[spot[1] as number] = { start, entry };
+  }
+
+  /** The range at `path` inside a remembered object, if it lies in one (else the scan's own ranges hold it). */
+  rangeOf(path: JsonPath): ByteRange | undefined {
+    const key = path[0];
+    if (path.length < 2 || typeof key !== 'string') return undefined;
+    const step = path[1]!;
+    // an index written as its digits names the same range, as the scan's own range keys read it
+    const index = typeof step === 'number' ? step : step === String(Number(step)) ? Number(step) : -1;
+    let depth = 2;
+    let hit = index >= 0 ? this.#byItem.get(key)?.[index] : undefined;
+    if (!hit) {
+      hit = this.#byKey.get(key);
+      depth = 1;
+    }
+    if (!hit) return undefined;
+    for (const inner of hit.entry.ranges) {
+      if (sameTail(inner.below, path, depth))
+        return { start: hit.start + inner.start, end: hit.start + inner.end };
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Whether `path` from `depth` on is `below`, as their keys would read (`pathKey`): an index and the
+ * same digits as a key name one range there.
+ */
+function sameTail(below: JsonPath, path: JsonPath, depth: number): boolean {
+  if (path.length - depth !== below.length) return false;
+  for (let k = 0; k < below.length; k++) {
+    const a = below[k]!;
+    const b = path[depth + k]!;
+    if (a !== b && (typeof a === typeof b || String(a) !== String(b))) return false;
+  }
+  return true;
+}
+
 class Scan {
   #at = 0;
   #canonical = true;
@@ -156,6 +219,8 @@ class Scan {
   readonly #literals: LiteralDecoder;
   readonly #subtrees: SubtreeMemo | null;
   readonly #spots: Spot[] = [];
+  /** The remembered objects met, by spot, for the watched ranges inside them (see RememberedRanges). */
+  readonly #hits = new RememberedRanges();
   /** The fresh object being scanned at a memo spot, which collects the watched ranges inside it. */
   #open: Fresh | null = null;
 
@@ -201,10 +266,11 @@ class Scan {
     if (this.#canonical && !isUtf8(raw)) this.#canonical = false;
     if (this.#subtrees) this.#remember(value);
     const ranges = this.#ranges;
+    const hits = this.#hits;
     return {
       value,
       canonical: this.#canonical,
-      rangeOf: (path) => ranges.get(pathKey(path)),
+      rangeOf: (path) => hits.rangeOf(path) ?? ranges.get(pathKey(path)),
     };
   }
 
@@ -226,7 +292,7 @@ class Scan {
       const open = this.#open;
       if (open)
         open.ranges.push({
-          below: `/${this.#path.slice(open.path.length).join('/')}`,
+          below: this.#path.slice(open.path.length),
           start: start - open.start,
           end: this.#at - open.start,
         });
@@ -256,11 +322,7 @@ class Scan {
       this.#at = start + entry.bytes.length;
       if (!entry.canonical) this.#canonical = false;
       this.#lifted.push({ path: [...path], start, end: this.#at, entry });
-      if (entry.ranges.length > 0) {
-        const key = pathKey(path);
-        for (const inner of entry.ranges)
-          this.#ranges.set(key + inner.below, { start: start + inner.start, end: start + inner.end });
-      }
+      if (entry.ranges.length > 0) this.#hits.add(path, start, entry);
       this.#spots.push({ parent, filled: entry });
       return;
     }

@@ -166,6 +166,48 @@ describe('SubtreeMemo', () => {
     expect(memo.size).toBeGreaterThan(0);
   });
 
+  it('finds each watched range inside a skipped object, top-level values and array items alike', () => {
+    // two watched keys under each item and under a top-level object: a range is told apart by every step
+    // of the path below the skipped object, the first one too
+    const patterns = new PathPatterns([
+      ['items', '*', 'a'],
+      ['items', '*', 'b'],
+      ['meta', 'a'],
+      ['meta', 'b'],
+    ]);
+    const long = (tag: string) => `${tag} ${'x'.repeat(80)}`;
+    const body = {
+      meta: { a: long('meta a'), b: long('meta b') },
+      items: [0, 1, 2].map((i) => ({ a: long(`a${i}`), b: long(`b${i}`) })),
+    };
+    const raw = Buffer.from(JSON.stringify(body));
+    const memo = new SubtreeMemo();
+    const plain = scanJson(raw, patterns)!;
+    const paths: JsonPath[] = [
+      ['meta', 'a'],
+      ['meta', 'b'],
+      ...[0, 1, 2].flatMap((i): JsonPath[] => [
+        ['items', i, 'a'],
+        ['items', i, 'b'],
+      ]),
+    ];
+    for (let turn = 0; turn < 3; turn++) {
+      const scanned = scanJson(raw, patterns, undefined, memo)!;
+      for (const path of paths) {
+        const range = scanned.rangeOf(path)!;
+        expect(range).toEqual(plain.rangeOf(path));
+        expect(JSON.parse(raw.toString('utf8', range.start, range.end))).toBe(
+          path[0] === 'meta' ? body.meta[path[1] as 'a'] : body.items[path[1] as number]![path[2] as 'a'],
+        );
+      }
+      // an index written as its digits names the same range, as the range keys always read it
+      expect(scanned.rangeOf(['items', '1', 'b'])).toEqual(plain.rangeOf(['items', 1, 'b']));
+      expect(scanned.rangeOf(['items', 1, 'c'])).toBeUndefined();
+      expect(scanned.rangeOf(['items', 1])).toEqual(plain.rangeOf(['items', 1]));
+    }
+    expect(memo.size).toBeGreaterThan(0);
+  });
+
   it('copies JSON values without sharing an object or array', () => {
     // a `__proto__` key is never in a scanned value (a scan declines it), so not in what is copied
     const scannable = fc

@@ -1,11 +1,12 @@
 import { evictOldest, ownBytes, type Recalled } from './cache-entries.js';
+import type { JsonPath } from './json-scan.js';
 
 /**
- * A watched path's range inside a remembered subtree: the path below it, as the tail of a range key
- * (`/content/0/content`), and bytes from the subtree's start.
+ * A watched path's range inside a remembered subtree: the path below the subtree (`content`, 0,
+ * `content`), and bytes from the subtree's start.
  */
 export interface InnerRange {
-  readonly below: string;
+  readonly below: JsonPath;
   readonly start: number;
   readonly end: number;
 }
