@@ -37,27 +37,29 @@ export function messagesContext(body: MessagesRequest, excludedTools: ReadonlySe
   let toolTexts: ToolText[] = [];
   let start: HistoryStart = { message: 0, part: 0 };
   const toolNames = new Map<string, string>();
-  body.messages.forEach((message, m) => {
-    const { content, role } = message;
-    if (typeof content === 'string' || (role !== 'user' && role !== 'assistant')) return;
-    content.forEach((part, p) => {
+  const messages = body.messages;
+  for (let m = 0; m < messages.length; m++) {
+    const { content, role } = messages[m]!;
+    if (typeof content === 'string' || (role !== 'user' && role !== 'assistant')) continue;
+    for (let p = 0; p < content.length; p++) {
+      const part = content[p]!;
       if (isCompaction(part)) {
         toolTexts = [];
         start = { message: m, part: p };
-        return;
+        continue;
       }
       if (CALL_PARTS.has(part.type) && typeof part.id === 'string' && typeof part.name === 'string') {
         toolNames.set(part.id, part.name);
-        return;
+        continue;
       }
       const reader = PART_READERS.get(part.type);
-      if (!reader || reader.role !== role) return;
+      if (!reader || reader.role !== role) continue;
       const id = typeof part.tool_use_id === 'string' ? part.tool_use_id : undefined;
       const tool = id === undefined ? undefined : toolNames.get(id);
       const found = collector(id, tool, compressibleTool(tool, excludedTools), toolTexts);
       reader.read(part, ['messages', m, 'content', p], found);
-    });
-  });
+    }
+  }
   const from = start;
   return {
     toolTexts,
@@ -89,17 +91,21 @@ function collector(
   out: ToolText[],
 ): FoundText {
   return (holder, key, path: JsonPath) => {
-    out.push({
-      id,
-      tool,
-      text: holder[key] as string,
-      path,
-      ...(compressible && {
-        write: (text: string) => {
-          holder[key] = text;
-        },
-      }),
-    });
+    const text = holder[key] as string;
+    // built whole rather than by spreading an optional part: this runs for every tool text of every request
+    out.push(
+      compressible
+        ? {
+            id,
+            tool,
+            text,
+            path,
+            write: (written: string) => {
+              holder[key] = written;
+            },
+          }
+        : { id, tool, text, path },
+    );
   };
 }
 

@@ -81,11 +81,12 @@ function readToolContent(part: Fields, path: JsonPath, found: FoundText): void {
     return;
   }
   if (!Array.isArray(content)) return;
-  content.forEach((inner, i) => {
+  for (let i = 0; i < content.length; i++) {
+    const inner: unknown = content[i];
     const reader =
       isRecord(inner) && typeof inner.type === 'string' ? INNER_READERS.get(inner.type) : undefined;
     reader?.(inner as Fields, [...path, 'content', i], found);
-  });
+  }
 }
 
 /** A server code-execution result (`stdout`, `stderr`) of the given result type. */
