@@ -67,7 +67,8 @@ export async function compressContext(
   mode: 'whole' | 'continuation' = 'whole',
 ): Promise<ContextOutcome> {
   const compressible = context.toolTexts.filter((text) => text.write !== undefined);
-  const inputs = compressible.map(({ id, tool, text }) => ({ id, tool, text }));
+  // a tool text is a session input as it stands (the session keeps none of them past the call)
+  const inputs: readonly SessionInput[] = compressible;
   // read once, and only when something new is compressed: both the anchors and the keep model's context
   let trusted: readonly string[] | undefined;
   const texts = () => (trusted ??= context.trustedTexts());

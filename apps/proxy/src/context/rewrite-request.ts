@@ -75,7 +75,8 @@ async function grantIssued(
   session: ProxySession,
   issued: ReadonlySet<string>,
 ): Promise<void> {
-  const fresh = [...issued].filter((handle) => !session.grantedHandles.has(handle));
+  const fresh: string[] = [];
+  for (const handle of issued) if (!session.grantedHandles.has(handle)) fresh.push(handle);
   if (fresh.length === 0) return;
   try {
     await grantHandles(exchange.rt.putGrants, fresh, credentialDigest(exchange.req.headers));
