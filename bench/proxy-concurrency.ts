@@ -79,11 +79,15 @@ interface Target {
   readonly name: string;
   readonly url: string;
   readonly headers: Record<string, string>;
+  /** Its process, when it is one of ours: its CPU per request is measured too. */
+  readonly pid?: number;
 }
 
 interface Load {
   readonly latencies: number[];
   readonly seconds: number;
+  /** CPU seconds its process spent (all threads), when it has one. */
+  readonly cpu?: number;
 }
 
 /** `clients` loops posting `body` back to back until `total` requests are answered. */
@@ -91,6 +95,7 @@ async function load(target: Target, clients: number, total: number, body: Buffer
   const agent = new Agent({ keepAlive: true, maxSockets: clients });
   const latencies: number[] = [];
   let issued = 0;
+  const cpuBefore = target.pid === undefined ? null : threadCpu(target.pid);
   const started = performance.now();
   const loop = async (): Promise<void> => {
     while (issued < total) {
@@ -101,12 +106,17 @@ async function load(target: Target, clients: number, total: number, body: Buffer
   await Promise.all(Array.from({ length: clients }, loop));
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
-  return { latencies, seconds };
+  const cpuAfter = target.pid === undefined ? null : threadCpu(target.pid);
+  if (!cpuBefore || !cpuAfter) return { latencies, seconds };
+  const cpu = cpuAfter.main + cpuAfter.others - cpuBefore.main - cpuBefore.others;
+  return { latencies, seconds, cpu };
 }
 
 export interface ConcurrencyOptions {
   readonly upstream: string;
   readonly pipePort: number;
+  /** The pipe's process, for its CPU per request beside the proxy's. */
+  readonly pipePid?: number;
   readonly proxyPort: number;
   readonly proxyPid: number;
   readonly concurrency: readonly number[];
@@ -135,11 +145,17 @@ export async function warmUnderConcurrency(options: ConcurrencyOptions): Promise
   const body = Buffer.from(conversation(0, 'messages'));
   const targets: Target[] = [
     { name: 'direct', url: `${options.upstream}${route}`, headers: auth },
-    { name: 'pipe', url: `http://127.0.0.1:${options.pipePort}${route}`, headers: auth },
+    {
+      name: 'pipe',
+      url: `http://127.0.0.1:${options.pipePort}${route}`,
+      headers: auth,
+      ...(options.pipePid !== undefined && { pid: options.pipePid }),
+    },
     {
       name: 'distil',
       url: `http://127.0.0.1:${options.proxyPort}${route}`,
       headers: { ...auth, 'x-distil-session': 'warm' },
+      pid: options.proxyPid,
     },
   ];
   // Warm-up: connections, the session learns the conversation, and V8 compiles each side's hot code. A
@@ -169,6 +185,7 @@ export async function warmUnderConcurrency(options: ConcurrencyOptions): Promise
         merged.set(target.name, {
           latencies: into.latencies.concat(run.latencies),
           seconds: into.seconds + run.seconds,
+          ...(run.cpu !== undefined && { cpu: (into.cpu ?? 0) + run.cpu }),
         });
       }
     const direct = merged.get('direct')!;
@@ -197,6 +214,14 @@ export async function warmUnderConcurrency(options: ConcurrencyOptions): Promise
     console.log(
       `    distil/pipe: throughput ${result.throughputRatio.toFixed(2)}×, added p50 ${result.p50Ratio.toFixed(2)}×`,
     );
+    // CPU per request from /proc: what the throughput ratio comes to once the machine's other load, which
+    // moves every rate here, is taken out (two cores shared with the load generator and the upstream)
+    const perRequest = (l: Load): string =>
+      l.cpu === undefined ? 'n/a' : `${((l.cpu / l.latencies.length) * 1000).toFixed(3)} ms`;
+    if (distil.cpu !== undefined)
+      console.log(
+        `    CPU per request (all threads): pipe ${perRequest(pipe)}, distil ${perRequest(distil)}`,
+      );
     results.push(result);
   }
   return results;

@@ -402,6 +402,7 @@ async function main(): Promise<void> {
       const options = {
         upstream: upstreamBase,
         pipePort: pipe.port,
+        pipePid: pipe.process.pid!,
         proxyPort: proxy.port,
         proxyPid: proxy.process.pid!,
         concurrency: levels,
