@@ -1,5 +1,6 @@
 import type { KeepModel, PricingConfig, ProxyConfig, RestoreStore } from '@distil/contract';
 import type { Dispatcher } from 'undici';
+import type { RewriteMemory } from './context/last-rewrite.js';
 import type { BypassReason } from './fail-open/part-failure.js';
 import type { LiteralCache } from './json/literal-cache.js';
 import type { SubtreeMemo } from './json/subtree-memo.js';
@@ -32,6 +33,8 @@ export interface ProxyRuntime {
   readonly literals: LiteralCache;
   /** Objects of recent request bodies, by their bytes, that a scan skips (see SubtreeMemo). */
   readonly subtrees: SubtreeMemo;
+  /** The last rewrite of recent conversations, which their next request repeats (see last-rewrite.ts). */
+  readonly rewrites: RewriteMemory;
   /** One line per event; never given request content or credentials. */
   readonly log: (line: string) => void;
   /** Sees every provider request the proxy handles (metrics, shadow mode). */

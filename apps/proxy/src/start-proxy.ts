@@ -12,6 +12,7 @@ import {
 } from '@distil/contract';
 import { countTokens, diskStoreOptions, distilHome, openRestoreStore } from '@distil/core';
 import { z } from 'zod';
+import { RewriteMemory } from './context/last-rewrite.js';
 import { guardKeepModel, guardStore } from './fail-open/part-failure.js';
 import { createUpstreamAgent } from './http/upstream.js';
 import { LiteralCache } from './json/literal-cache.js';
@@ -62,6 +63,12 @@ export interface StartProxyOptions {
   readonly adminRoutes?: Readonly<Record<string, AdminHandler>>;
   /** Called after every provider request with its content-free savings record. */
   readonly onRequest?: (savings: RequestSavings) => void;
+  /**
+   * Where recent conversations' last requests are kept, so that the next request of each is read and
+   * rewritten only where it is new (see context/last-rewrite.ts; default: up to 32 MiB of them; a
+   * `RewriteMemory` of 0 bytes reads every request whole).
+   */
+  readonly rewriteMemory?: RewriteMemory;
   /** Override `proxy.maxSessions` and `proxy.awakeSessions`, and how long an unused session is kept. */
   readonly sessionLimits?: Partial<SessionTableLimits>;
   /**
@@ -208,6 +215,7 @@ export async function startProxy(options: StartProxyOptions = {}): Promise<Runni
     excludedTools: new Set(proxy.excludeTools),
     literals: new LiteralCache(),
     subtrees: new SubtreeMemo(),
+    rewrites: options.rewriteMemory ?? new RewriteMemory(),
     log,
     observe: operations.observe,
     onBypass: (reason) => operations.metrics.recordBypass(reason),

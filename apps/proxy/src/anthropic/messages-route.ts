@@ -13,6 +13,7 @@ import { streamMessages } from './messages-stream.js';
 /** Messages requests: tool results and similar untrusted texts are rewritten (see messagesContext). */
 const MESSAGES: RequestDialect<MessagesRequest> = {
   patterns: new PathPatterns([...MESSAGES_TEXT_PATHS, ['tools']]),
+  history: 'messages',
   read: readMessagesRequest,
   splice: applySplices,
   context: messagesContext,
@@ -42,10 +43,9 @@ function rootTexts(request: MessagesRequest): string[] {
 export async function handleMessages(exchange: Exchange, raw: Buffer, countOnly: boolean): Promise<void> {
   const read = await readRequest(exchange, raw, MESSAGES);
   if (!read) return;
-  const { request } = read;
-  const key = sessionKey(exchange.req.headers, 'anthropic', rootTexts(request));
+  const key = sessionKey(exchange.req.headers, 'anthropic', rootTexts(read.request));
   const session = exchange.rt.sessions.get(key);
-  const { prepared, body, rewritten } = await rewriteRequest(exchange, raw, read, session, MESSAGES);
+  const { prepared, request, body, rewritten } = await rewriteRequest(exchange, raw, read, session, MESSAGES);
   if (countOnly) {
     const upstream = await postUpstream(exchange, body, rewritten);
     await prepared.stored;

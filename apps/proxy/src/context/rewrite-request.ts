@@ -9,11 +9,14 @@ import { jsonOf, type PathPatterns, type ScannedJson, scanJson } from '../json/j
 import type { ProxySession } from '../session/proxy-session.js';
 import { compressContext } from './compress-context.js';
 import type { RequestContext } from './context-block.js';
+import { firstRewrite, type ReusedRead, readThrough, rewriteThrough } from './last-rewrite.js';
 
 /** How one provider dialect's requests are read and rewritten (Messages, Chat Completions, Responses). */
 export interface RequestDialect<R> {
   /** Where its rewritable texts sit in the body (the paths its context adapter gives), and `tools`. */
   readonly patterns: PathPatterns;
+  /** The top-level key of the conversation's history (the array an agent resends, growing, every turn). */
+  readonly history: string;
   /** The validated request, or null when the body is not one the proxy can rewrite. */
   read(json: unknown): R | null;
   /** Puts remembered distil exchanges back into the history; whether anything changed. */
@@ -27,19 +30,42 @@ export interface RequestDialect<R> {
 
 /** A request body the proxy read. */
 export interface ReadRequest<R> {
+  /** The request as parsed; read through the last rewrite, its repeated parts are shared: read only. */
   readonly request: R;
   readonly scanned: ScannedJson | null;
+  /** Set when it was read through its conversation's last rewrite (see last-rewrite.ts). */
+  readonly reused?: ReusedRead;
+}
+
+/** What files a conversation's last rewrite besides its first bytes: the route, query included. */
+function routeOf(exchange: Exchange): string {
+  return exchange.req.url ?? '';
 }
 
 /**
  * Reads a provider request body; null when it is not one the dialect can rewrite, after forwarding it
- * upstream byte for byte and relaying the answer.
+ * upstream byte for byte and relaying the answer. A body that repeats its conversation's last rewrite
+ * is read through it: only its new history items are scanned.
  */
 export async function readRequest<R>(
   exchange: Exchange,
   raw: Buffer,
   dialect: RequestDialect<R>,
 ): Promise<ReadRequest<R> | null> {
+  const { rt } = exchange;
+  const base = rt.rewrites.find(routeOf(exchange), raw);
+  const reused = base && readThrough(raw, base, dialect.patterns, rt.literals);
+  const request = reused && dialect.read(reused.request);
+  if (reused && request) return { request, scanned: null, reused };
+  const whole = readWhole(exchange, raw, dialect);
+  if (whole) return whole;
+  const upstream = await postUpstream(exchange, raw, false);
+  await relayResponse(exchange.res, upstream, distilHeaders(exchange.clock, null));
+  return null;
+}
+
+/** Reads a body from scratch (scanned, or parsed by JSON.parse); null when the dialect cannot rewrite it. */
+function readWhole<R>(exchange: Exchange, raw: Buffer, dialect: RequestDialect<R>): ReadRequest<R> | null {
   const scanned = scanJson(raw, dialect.patterns, exchange.rt.literals, exchange.rt.subtrees);
   let request: R | null = null;
   try {
@@ -47,10 +73,7 @@ export async function readRequest<R>(
   } catch {
     // not JSON: forwarded as it came
   }
-  if (request) return { request, scanned };
-  const upstream = await postUpstream(exchange, raw, false);
-  await relayResponse(exchange.res, upstream, distilHeaders(exchange.clock, null));
-  return null;
+  return request ? { request, scanned } : null;
 }
 
 /**
@@ -87,11 +110,34 @@ async function grantIssued(
 }
 
 /** A request rewritten for upstream: the exchange to run and the bytes to send. */
-export interface RewrittenRequest {
+export interface RewrittenRequest<R> {
   readonly prepared: PreparedExchange;
+  /** The request as sent (what the expand loop continues from). */
+  readonly request: R;
   readonly body: Buffer | string;
   /** Whether `body` differs from the client's bytes (its framing headers are then recomputed). */
   readonly rewritten: boolean;
+}
+
+/** A reused request's tool texts are never written into it: its bytes and its sent copy are made apart. */
+const UNWRITTEN = (): void => {};
+
+/**
+ * The request's members as parsed, taken before the rewrite edits them, for its conversation's next
+ * request (see last-rewrite.ts): top-level arrays copied (the distil tools are appended in place), the
+ * history's items as the scan's memo holds them. Null when the body cannot serve as a last rewrite.
+ */
+function unedited(
+  request: object,
+  scanned: ScannedJson | null,
+  history: string,
+): { readonly top: Record<string, unknown>; readonly items: readonly unknown[] } | null {
+  const items = scanned?.canonical ? scanned.itemsOf(history)?.values() : null;
+  if (!items) return null;
+  const top: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(request)) top[key] = Array.isArray(value) ? [...value] : value;
+  top[history] = items;
+  return { top, items };
 }
 
 /**
@@ -108,9 +154,20 @@ export async function rewriteRequest<R extends { model: string }>(
   session: ProxySession,
   dialect: RequestDialect<R>,
   mode: 'whole' | 'continuation' = 'whole',
-): Promise<RewrittenRequest> {
+): Promise<RewrittenRequest<R>> {
   const { rt } = exchange;
+  const { reused } = read;
+  if (reused) {
+    const usable = mode === 'whole' && session === reused.base.session && session.splices.size === 0;
+    const made = usable ? await rewriteReused(exchange, raw, read.request, reused, session, dialect) : null;
+    if (made) return made;
+    // Read whole after all. When the session already encoded the texts, it hands the same blocks back.
+    const whole = readWhole(exchange, raw, dialect);
+    if (!whole) throw new Error('a body read through its last rewrite did not read whole');
+    return rewriteRequest(exchange, raw, whole, session, dialect, mode);
+  }
   const { request, scanned } = read;
+  const kept = mode === 'whole' && rt.rewrites.enabled ? unedited(request, scanned, dialect.history) : null;
   session.splices.beginRequest();
   const spliced = dialect.splice(request, session);
   const splicedTokens = session.splices.appliedTokens;
@@ -119,24 +176,35 @@ export async function rewriteRequest<R extends { model: string }>(
     const { count, error } = outcome.failed;
     standAside(exchange, bypassReasonOf(error), error, `${count} tool outputs sent whole`);
   }
-  // against the disk store every grant and new record waits on its fsyncs: they run while the request is
-  // upstream
-  const stored = Promise.all([
-    grantIssued(exchange, session, outcome.issued),
-    rt.syncs.syncedFor(outcome.handles),
-  ]).then(() => {});
-  const wanted =
-    rt.config.expandLoopCap > 0 &&
-    (outcome.handles.size > 0 || session.toolsOffered || declaresTools(request));
+  const wanted = wantsTools(exchange, outcome.handles, session, request);
   const offered = wanted && dialect.offer(request);
   if (offered) session.toolsOffered = true;
-  const { body, rewritten } = requestBytes(
+  const { body, rewritten, edits } = requestBytes(
     raw,
     scanned,
     request,
     { rewrites: outcome.rewrites, tools: offered ? dialect.tools : null, spliced },
     rt.literals,
   );
+  if (kept && !spliced) {
+    const history = dialect.history;
+    const sent = request as unknown as Record<string, unknown>;
+    const last = firstRewrite({
+      ...kept,
+      session,
+      raw,
+      body,
+      history,
+      sent,
+      sentItems: sent[history] as unknown[],
+      rewrites: outcome.rewrites,
+      wanted,
+      offered,
+      scanned,
+      edits,
+    });
+    if (last) rt.rewrites.keep(routeOf(exchange), last);
+  }
   const prepared: PreparedExchange = {
     ...exchange,
     session,
@@ -144,7 +212,78 @@ export async function rewriteRequest<R extends { model: string }>(
     offered,
     splicedTokens,
     model: request.model,
-    stored,
+    stored: storedFor(exchange, session, outcome),
   };
-  return { prepared, body, rewritten };
+  return { prepared, request, body, rewritten };
+}
+
+/**
+ * The rewrite of a request read through its conversation's last rewrite: its tool texts go through the
+ * session as usual; the bytes are the last rewrite's for what repeats it (see rewriteThrough). Null when
+ * they cannot be (the tools wanted changed, or a repeated text's rewrite): the caller reads it whole.
+ */
+async function rewriteReused<R extends { model: string }>(
+  exchange: Exchange,
+  raw: Buffer,
+  request: R,
+  reused: ReusedRead,
+  session: ProxySession,
+  dialect: RequestDialect<R>,
+): Promise<RewrittenRequest<R> | null> {
+  const { rt } = exchange;
+  session.splices.beginRequest();
+  const context = dialect.context(request, rt.excludedTools);
+  const toolTexts = context.toolTexts.map((text) => (text.write ? { ...text, write: UNWRITTEN } : text));
+  const outcome = await compressContext({ ...context, toolTexts }, session, 'whole');
+  if (outcome.failed) {
+    const { count, error } = outcome.failed;
+    standAside(exchange, bypassReasonOf(error), error, `${count} tool outputs sent whole`);
+  }
+  const wanted = wantsTools(exchange, outcome.handles, session, request);
+  if (wanted !== reused.base.wanted) return null;
+  const made = rewriteThrough(reused, raw, outcome.rewrites, rt.literals);
+  if (!made) return null;
+  rt.rewrites.keep(routeOf(exchange), made.next);
+  rt.rewrites.readThrough++;
+  const prepared: PreparedExchange = {
+    ...exchange,
+    session,
+    outcome,
+    offered: reused.base.offered,
+    splicedTokens: 0,
+    model: request.model,
+    stored: storedFor(exchange, session, outcome),
+  };
+  return { prepared, request: made.sent as unknown as R, body: made.body, rewritten: made.rewritten };
+}
+
+/**
+ * Whether the distil tools go with this request: from an agent's first request, or once its context
+ * shows a handle, and from then on (see declaresTools).
+ */
+function wantsTools(
+  exchange: Exchange,
+  handles: ReadonlySet<string>,
+  session: ProxySession,
+  request: unknown,
+): boolean {
+  return (
+    exchange.rt.config.expandLoopCap > 0 &&
+    (handles.size > 0 || session.toolsOffered || declaresTools(request))
+  );
+}
+
+/**
+ * The grants and fsyncs a request's handles need (see PreparedExchange.stored): against the disk store
+ * every grant and new record waits on its fsyncs, so they run while the request is upstream.
+ */
+function storedFor(
+  exchange: Exchange,
+  session: ProxySession,
+  outcome: PreparedExchange['outcome'],
+): Promise<void> {
+  return Promise.all([
+    grantIssued(exchange, session, outcome.issued),
+    exchange.rt.syncs.syncedFor(outcome.handles),
+  ]).then(() => {});
 }

@@ -28,7 +28,8 @@ export interface BodyChanges {
   readonly restructured: boolean;
 }
 
-interface ByteEdit {
+/** Bytes `[start, end)` of the client's body replaced by `bytes`. */
+export interface ByteEdit {
   readonly start: number;
   readonly end: number;
   readonly bytes: Buffer;
@@ -48,9 +49,20 @@ export function encodeBody(
   changes: BodyChanges,
   literals: LiteralEncoder = PLAIN,
 ): Buffer | string {
+  return editedBody(raw, scanned, value, changes, literals).body;
+}
+
+/** {@link encodeBody}, with the byte edits it spliced in (null when it re-serialised). */
+function editedBody(
+  raw: Buffer,
+  scanned: ScannedJson | null,
+  value: unknown,
+  changes: BodyChanges,
+  literals: LiteralEncoder,
+): { readonly body: Buffer | string; readonly edits: readonly ByteEdit[] | null } {
   const edits =
     scanned?.canonical && !changes.restructured ? byteEdits(raw, scanned, changes, literals) : null;
-  return edits ? spliceBytes(raw, edits) : JSON.stringify(value);
+  return edits ? { body: spliceBytes(raw, edits), edits } : { body: JSON.stringify(value), edits: null };
 }
 
 /** What a provider route did to a parsed request. */
@@ -63,6 +75,14 @@ export interface RouteChanges {
   readonly spliced: boolean;
 }
 
+/** The bytes a provider route sends, and how they came from the client's (see requestBytes). */
+export interface RequestBytes {
+  readonly body: Buffer | string;
+  readonly rewritten: boolean;
+  /** The byte edits that made `body` from the client's bytes ([] when unchanged); null when re-serialised. */
+  readonly edits: readonly ByteEdit[] | null;
+}
+
 /**
  * The bytes a provider route sends upstream: the client's own when it changed nothing, else encodeBody's.
  * `rewritten` says which (a rewritten body needs its framing headers recomputed).
@@ -72,11 +92,11 @@ export function requestBytes(
   scanned: ScannedJson | null,
   request: unknown,
   changes: RouteChanges,
-  literals?: LiteralEncoder,
-): { readonly body: Buffer | string; readonly rewritten: boolean } {
+  literals: LiteralEncoder = PLAIN,
+): RequestBytes {
   const rewritten = changes.spliced || changes.rewrites.length > 0 || changes.tools !== null;
-  if (!rewritten) return { body: raw, rewritten };
-  const body = encodeBody(
+  if (!rewritten) return { body: raw, rewritten, edits: [] };
+  const { body, edits } = editedBody(
     raw,
     scanned,
     request,
@@ -87,7 +107,21 @@ export function requestBytes(
     },
     literals,
   );
-  return { body, rewritten };
+  return { body, rewritten, edits };
+}
+
+/**
+ * Where byte `at` of the client's body lands in the body `edits` made of it; -1 when an edit covers it
+ * (a position strictly inside a replaced range has no counterpart).
+ */
+export function editedOffset(edits: readonly ByteEdit[], at: number): number {
+  let shift = 0;
+  for (const edit of edits) {
+    if (edit.start >= at) break;
+    if (edit.end > at) return -1;
+    shift += edit.bytes.length - (edit.end - edit.start);
+  }
+  return at + shift;
 }
 
 function byteEdits(
@@ -138,7 +172,7 @@ function appendedBytes(items: string, afterOthers: boolean): Buffer {
 }
 
 /** `raw` with each edit's byte range replaced by its bytes; edits sorted and disjoint. */
-function spliceBytes(raw: Buffer, edits: readonly ByteEdit[]): Buffer {
+export function spliceBytes(raw: Buffer, edits: readonly ByteEdit[]): Buffer {
   let size = raw.length;
   for (const edit of edits) size += edit.bytes.length - (edit.end - edit.start);
   const out = Buffer.allocUnsafe(size);

@@ -36,6 +36,26 @@ export interface ScannedJson {
   readonly canonical: boolean;
   /** The byte range of the value at a watched path (see PathPatterns), if the body has one there. */
   rangeOf(path: JsonPath): ByteRange | undefined;
+  /**
+   * The items of the top-level array under `key` (`''`: the body itself, when it is an array), if the
+   * body has a non-empty one there (see ItemSpans).
+   */
+  itemsOf(key: string): ItemSpans | undefined;
+}
+
+/**
+ * The items of a top-level array (a conversation's history) as a scan met them, for a later request
+ * that repeats them (see last-rewrite.ts): the byte offset just past each item, and the offset of the
+ * closing `]`.
+ */
+export interface ItemSpans {
+  readonly ends: readonly number[];
+  readonly close: number;
+  /**
+   * Each item's parsed value, never to be edited: the memo's own (frozen, shared) or a copy; null unless
+   * every item is an object at a memo spot. Read it before the request's value is edited.
+   */
+  values(): readonly unknown[] | null;
 }
 
 interface PatternNode {
@@ -65,6 +85,16 @@ export class PathPatterns {
       }
       node.terminal = true;
     }
+  }
+
+  /**
+   * The patterns an array of the items under top-level `key` is scanned with on its own (`[item, …]`):
+   * what `key`'s items watch, at the root's items.
+   */
+  itemsOf(key: string): PathPatterns {
+    const below = new PathPatterns([]);
+    below.root.any = this.root.keys.get(key)?.any ?? null;
+    return below;
   }
 }
 
@@ -140,6 +170,16 @@ interface Fresh {
 interface Spot {
   readonly parent: string;
   readonly filled: SubtreeEntry | Fresh;
+  /** The memo entry that holds it once the scan is done (the one recalled, or remembered now). */
+  entry: SubtreeEntry | null;
+}
+
+/** A top-level array met by a scan: where each item ends, where it closes, and its items' spots. */
+interface ArrayMet {
+  readonly ends: number[];
+  close: number;
+  readonly spots: number[];
+  objects: boolean;
 }
 
 /**
@@ -223,6 +263,8 @@ class Scan {
   readonly #hits = new RememberedRanges();
   /** The fresh object being scanned at a memo spot, which collects the watched ranges inside it. */
   #open: Fresh | null = null;
+  /** The top-level arrays met, by key (see ItemSpans). */
+  readonly #arrays = new Map<string, ArrayMet>();
 
   constructor(raw: Buffer, patterns: PathPatterns, literals: LiteralDecoder, subtrees: SubtreeMemo | null) {
     this.#raw = raw;
@@ -267,10 +309,24 @@ class Scan {
     if (this.#subtrees) this.#remember(value);
     const ranges = this.#ranges;
     const hits = this.#hits;
+    const arrays = this.#arrays;
+    const spots = this.#spots;
     return {
       value,
       canonical: this.#canonical,
       rangeOf: (path) => hits.rangeOf(path) ?? ranges.get(pathKey(path)),
+      itemsOf: (key) => {
+        const met = arrays.get(key);
+        if (!met || met.close < 0) return undefined;
+        const items = (key === '' ? value : (value as Record<string, unknown>)[key]) as unknown[];
+        return {
+          ends: met.ends,
+          close: met.close,
+          // an item the memo did not take is copied: the request's own value is edited in place later
+          values: () =>
+            met.objects ? met.spots.map((at, i) => spots[at]!.entry?.value ?? copyJson(items[i])) : null,
+        };
+      },
     };
   }
 
@@ -323,7 +379,7 @@ class Scan {
       if (!entry.canonical) this.#canonical = false;
       this.#lifted.push({ path: [...path], start, end: this.#at, entry });
       if (entry.ranges.length > 0) this.#hits.add(path, start, entry);
-      this.#spots.push({ parent, filled: entry });
+      this.#spots.push({ parent, filled: entry, entry });
       return;
     }
     // Scanned with a canonical flag of its own, so the memo knows whether this object alone is canonical.
@@ -336,7 +392,7 @@ class Scan {
     fresh.end = this.#at;
     fresh.canonical = this.#canonical;
     this.#canonical = canonicalBefore && this.#canonical;
-    this.#spots.push({ parent, filled: fresh });
+    this.#spots.push({ parent, filled: fresh, entry: null });
   }
 
   /**
@@ -369,6 +425,7 @@ class Scan {
           );
         }
       }
+      spot.entry = entry;
       if (previous?.entry && previous.parent === spot.parent) previous.entry.next = entry;
       previous = { parent: spot.parent, entry };
     }
@@ -423,15 +480,23 @@ class Scan {
     }
     const depth = this.#path.length;
     const items = node?.any ?? null;
+    const met: ArrayMet | null = depth <= 1 ? { ends: [], close: -1, spots: [], objects: true } : null;
+    if (met) this.#arrays.set(depth === 0 ? '' : (this.#path[0] as string), met);
     for (let index = 0; ; index++) {
       this.#path[depth] = index;
+      if (met) {
+        if (raw[this.#at] === 0x7b && depth === 1 && this.#subtrees) met.spots.push(this.#spots.length);
+        else met.objects = false;
+      }
       this.#value(items);
+      met?.ends.push(this.#at);
       this.#space();
       const next = raw[this.#at++];
       if (next === 0x5d) break;
       if (next !== 0x2c) throw new Unscannable();
       this.#space();
     }
+    if (met) met.close = this.#at - 1;
     this.#path.pop();
   }
 

@@ -16,7 +16,10 @@ export interface SubtreeEntry extends Recalled {
   readonly bytes: Buffer;
   /** Its bucket: the hash of the body's bytes where it was first met (see keyAt). */
   readonly key: number;
-  /** The parsed object, never handed out: a scan places a copy (a request's value is edited in place). */
+  /**
+   * The parsed object, frozen: a scan places a copy (a request's value is edited in place); only readers
+   * get it as it is (a later request's unedited history, see last-rewrite.ts).
+   */
   readonly value: unknown;
   /** The watched ranges inside it, relative to its first byte. */
   readonly ranges: readonly InnerRange[];
@@ -102,7 +105,7 @@ export class SubtreeMemo {
     const entry: SubtreeEntry = {
       bytes: ownBytes(raw, start, end),
       key,
-      value: copyJson(value),
+      value: frozenCopy(value),
       ranges,
       watch,
       canonical,
@@ -161,6 +164,19 @@ function keyAt(raw: Buffer, start: number): number {
 function holds(raw: Buffer, start: number, entry: SubtreeEntry): boolean {
   const length = entry.bytes.length;
   return start + length <= raw.length && raw.compare(entry.bytes, 0, length, start, start + length) === 0;
+}
+
+/** {@link copyJson}, every object and array of it frozen: a shared value no one can edit by mistake. */
+function frozenCopy(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = frozenCopy(value[i]);
+    return Object.freeze(out);
+  }
+  const out: Record<string, unknown> = {};
+  for (const key in value) out[key] = frozenCopy((value as Record<string, unknown>)[key]);
+  return Object.freeze(out);
 }
 
 /**

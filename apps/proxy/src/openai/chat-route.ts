@@ -15,6 +15,7 @@ const CHAT: RequestDialect<ChatRequest> = {
     ['messages', '*', 'content', '*', 'text'],
     ['tools'],
   ]),
+  history: 'messages',
   read: readChatRequest,
   splice: applyChatSplices,
   context: chatContext,
@@ -30,10 +31,9 @@ const CHAT: RequestDialect<ChatRequest> = {
 export async function handleChat(exchange: Exchange, raw: Buffer): Promise<void> {
   const read = await readRequest(exchange, raw, CHAT);
   if (!read) return;
-  const { request } = read;
-  const key = sessionKey(exchange.req.headers, 'openai-chat', chatRootTexts(request));
+  const key = sessionKey(exchange.req.headers, 'openai-chat', chatRootTexts(read.request));
   const session = exchange.rt.sessions.get(key);
-  const { prepared, body, rewritten } = await rewriteRequest(exchange, raw, read, session, CHAT);
+  const { prepared, request, body, rewritten } = await rewriteRequest(exchange, raw, read, session, CHAT);
   if (request.stream === true) await streamChat(prepared, request, body, rewritten);
   else await jsonChat(prepared, request, body, rewritten);
 }

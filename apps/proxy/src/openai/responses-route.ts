@@ -13,6 +13,7 @@ import { streamResponses } from './responses-stream.js';
 /** Responses requests: tool outputs are the texts rewritten (see responsesContext). */
 const RESPONSES: RequestDialect<ResponsesRequest> = {
   patterns: new PathPatterns([...RESPONSES_TEXT_PATHS, ['tools']]),
+  history: 'input',
   read: readResponsesRequest,
   splice: applyResponseSplices,
   context: responsesContext,
@@ -45,8 +46,9 @@ export async function handleResponses(exchange: Exchange, raw: Buffer): Promise<
     );
   const session = rt.sessions.get(key);
   const mode = chainedOn ? 'continuation' : 'whole';
-  const { prepared, body, rewritten } = await rewriteRequest(exchange, raw, read, session, RESPONSES, mode);
+  const rewrite = await rewriteRequest(exchange, raw, read, session, RESPONSES, mode);
+  const { prepared, body, rewritten } = rewrite;
   const link = (responseId: string): void => rt.sessions.link(responseId, key);
-  if (request.stream === true) await streamResponses(prepared, request, body, rewritten, link);
-  else await jsonResponses(prepared, request, body, rewritten, link);
+  if (request.stream === true) await streamResponses(prepared, rewrite.request, body, rewritten, link);
+  else await jsonResponses(prepared, rewrite.request, body, rewritten, link);
 }

@@ -1,0 +1,191 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RewriteMemory } from '../src/context/last-rewrite.js';
+import { FakeUpstream, type ReceivedRequest, type Reply } from './fake-upstream.js';
+import { startTestProxy, type TestProxy } from './fixtures.js';
+
+/**
+ * A request that repeats its conversation's last one is read and rewritten only where it is new
+ * (context/last-rewrite.ts). Whatever a conversation does — new tool results, turns with nothing to
+ * compress, a cache breakpoint that moves, rewinds, a changed tail, the same body twice, a body that is
+ * not compact JSON, an expand — a proxy that reads every request whole must send upstream the very same
+ * bytes, call for call, and answer the client the same.
+ */
+
+function log(lines: number, seed: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++)
+    out.push(
+      i % 29 === 7
+        ? `ERROR job ${seed}: case_${i} failed`
+        : `INFO job ${seed} step ${i}: module_${(i * seed) % 89} ok in ${i % 13} ms`,
+    );
+  return out.join('\n');
+}
+
+type Turn =
+  | { readonly kind: 'tool'; readonly id: string; readonly text: string }
+  | { readonly kind: 'text'; readonly ask: string; readonly answer: string };
+
+const step = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('tool' as const),
+      lines: fc.integer({ min: 3, max: 120 }),
+      seed: fc.integer({ min: 0, max: 50 }),
+      resendOf: fc.option(fc.nat(), { freq: 3 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('text' as const), word: fc.string({ maxLength: 12 }) }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('rewind' as const), to: fc.nat() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('tail' as const), maxTokens: fc.integer({ min: 1, max: 999 }) }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: 'repeat' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'pretty' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'expand' as const }) },
+);
+
+const AGENT_TOOLS = [{ name: 'bash', description: 'Runs a command.', input_schema: { type: 'object' } }];
+const SYSTEM = [{ type: 'text', text: 'You are a coding agent.', cache_control: { type: 'ephemeral' } }];
+
+/** The Messages body of a conversation, the last message marked as a cache breakpoint when `marked`. */
+function body(
+  turns: readonly Turn[],
+  layout: 'history-first' | 'history-last',
+  maxTokens: number,
+  marked: boolean,
+): Record<string, unknown> {
+  const messages: { role: string; content: Record<string, unknown>[] }[] = [
+    { role: 'user', content: [{ type: 'text', text: 'fix the jobs' }] },
+  ];
+  for (const turn of turns) {
+    if (turn.kind === 'tool') {
+      messages.push({
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: turn.id, name: 'bash', input: { cmd: 'run' } }],
+      });
+      messages.push({
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: turn.id, content: turn.text }],
+      });
+    } else {
+      messages.push({ role: 'assistant', content: [{ type: 'text', text: turn.answer }] });
+      messages.push({ role: 'user', content: [{ type: 'text', text: turn.ask }] });
+    }
+  }
+  if (marked) {
+    const last = messages.at(-1)!.content;
+    last[last.length - 1] = { ...last.at(-1)!, cache_control: { type: 'ephemeral' } };
+  }
+  return layout === 'history-first'
+    ? { model: 'claude-sonnet-4-6', messages, system: SYSTEM, tools: AGENT_TOOLS, max_tokens: maxTokens }
+    : { model: 'claude-sonnet-4-6', max_tokens: maxTokens, system: SYSTEM, tools: AGENT_TOOLS, messages };
+}
+
+/** The model's reply: an expand of the first stub the request shows when asked to, else a short text. */
+function reply(expand: boolean): (request: ReceivedRequest) => Reply {
+  return (request) => {
+    const handle = expand ? /handle=(dh_[0-9a-f]+)/.exec(request.body)?.[1] : undefined;
+    return handle
+      ? {
+          kind: 'anthropic',
+          content: [{ type: 'tool_use', id: 'toolu_x', name: 'distil_expand', input: { handle } }],
+        }
+      : { kind: 'anthropic', content: [{ type: 'text', text: 'ok' }] };
+  };
+}
+
+describe('a request read through its conversation’s last rewrite', () => {
+  const memory = new RewriteMemory();
+  let upstreams: FakeUpstream[];
+  let proxies: TestProxy[];
+
+  beforeAll(async () => {
+    upstreams = [await new FakeUpstream().start(), await new FakeUpstream().start()];
+    proxies = [
+      await startTestProxy(upstreams[0]!, { rewriteMemory: memory }),
+      await startTestProxy(upstreams[1]!, { rewriteMemory: new RewriteMemory(0) }),
+    ];
+  });
+  afterAll(async () => {
+    for (const proxy of proxies) await proxy.close();
+    for (const upstream of upstreams) await upstream.close();
+  });
+
+  it('sends the bytes a proxy reading it whole sends, call for call', async () => {
+    let conversation = 0;
+    let folded = 0;
+    let expands = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(step, { minLength: 2, maxLength: 8 }),
+        fc.constantFrom('history-first' as const, 'history-last' as const),
+        fc.boolean(),
+        async (steps, layout, marked) => {
+          for (const upstream of upstreams) upstream.reset();
+          const session = `through-${conversation++}`;
+          let turns: Turn[] = [];
+          const tools: Turn[] = [];
+          let maxTokens = 64;
+          let last: string | null = null;
+          for (const s of steps) {
+            let pretty = false;
+            if (s.kind === 'rewind') turns = turns.slice(0, turns.length === 0 ? 0 : s.to % turns.length);
+            else if (s.kind === 'tail') maxTokens = s.maxTokens;
+            else if (s.kind === 'pretty') pretty = true;
+            else if (s.kind === 'text')
+              turns.push({ kind: 'text', ask: `and ${s.word}?`, answer: `done: ${s.word}` });
+            else if (s.kind === 'tool') {
+              const again =
+                s.resendOf === null || tools.length === 0 ? undefined : tools[s.resendOf % tools.length];
+              const text = again?.kind === 'tool' ? again.text : log(s.lines, s.seed);
+              const turn: Turn = { kind: 'tool', id: `toolu_${tools.length}`, text };
+              tools.push(turn);
+              turns.push(turn);
+            }
+            const value = body(turns, layout, maxTokens, marked);
+            const sent: string =
+              s.kind === 'repeat' && last !== null
+                ? last
+                : JSON.stringify(value, null, pretty ? 1 : undefined);
+            last = sent;
+            const calls = upstreams[0]!.received.length;
+            const answers: string[] = [];
+            for (const [i, proxy] of proxies.entries()) {
+              upstreams[i]!.script(reply(s.kind === 'expand'), reply(false), reply(false));
+              const response = await fetch(`${proxy.url}/v1/messages`, {
+                method: 'POST',
+                headers: {
+                  'content-type': 'application/json',
+                  'x-api-key': 'k',
+                  'x-distil-session': session,
+                },
+                body: sent,
+              });
+              expect(response.status).toBe(200);
+              answers.push(await response.text());
+            }
+            expect(answers[0]).toBe(answers[1]);
+            if (upstreams[0]!.received.at(-1)!.body.includes('handle=dh_')) folded++;
+            // an expand the model asked for: the proxy answered it and called the model again
+            if (upstreams[0]!.received.length > calls + 1) expands++;
+            expect(upstreams[0]!.received.map((r) => r.body)).toEqual(
+              upstreams[1]!.received.map((r) => r.body),
+            );
+          }
+        },
+      ),
+      { numRuns: 30 },
+    );
+    // The property is only worth something if requests were actually read through a last rewrite.
+    expect(memory.readThrough).toBeGreaterThan(30);
+    expect(folded).toBeGreaterThan(30);
+    expect(expands).toBeGreaterThan(0);
+  }, 60_000);
+});
