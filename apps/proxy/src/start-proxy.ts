@@ -65,7 +65,7 @@ export interface StartProxyOptions {
   readonly onRequest?: (savings: RequestSavings) => void;
   /**
    * Where recent conversations' last requests are kept, so that the next request of each is read and
-   * rewritten only where it is new (see context/last-rewrite.ts; default: up to 32 MiB of them; a
+   * rewritten only where it is new (see context/last-rewrite.ts; default: up to 12 MiB of them; a
    * `RewriteMemory` of 0 bytes reads every request whole).
    */
   readonly rewriteMemory?: RewriteMemory;

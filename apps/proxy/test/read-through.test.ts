@@ -49,20 +49,66 @@ const step = fc.oneof(
   { weight: 1, arbitrary: fc.constant({ kind: 'repeat' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'pretty' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'expand' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'meta' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'system' as const }) },
 );
 
 const AGENT_TOOLS = [{ name: 'bash', description: 'Runs a command.', input_schema: { type: 'object' } }];
-const SYSTEM = [{ type: 'text', text: 'You are a coding agent.', cache_control: { type: 'ephemeral' } }];
+/** The system prompt, in its `version` (a client may change it mid-conversation: a new root, a new session). */
+function systemOf(version: string): Record<string, unknown>[] {
+  return [{ type: 'text', text: `You are a coding agent${version}.`, cache_control: { type: 'ephemeral' } }];
+}
 
-/** The Messages body of a conversation, the last message marked as a cache breakpoint when `marked`. */
+type Dialect = 'messages' | 'responses';
+
+/** Settings a client may rewrite every turn, its members' order included (Codex's `client_metadata`). */
+function metadata(flipped: boolean): Record<string, string> {
+  return flipped ? { turn: 'b', thread: 'a' } : { thread: 'a', turn: 'b' };
+}
+
+/**
+ * The body of a conversation: Messages (the last message marked as a cache breakpoint when `marked`) or
+ * Responses, its history before or after the other members.
+ */
 function body(
+  dialect: Dialect,
+  task: string,
+  system: string,
   turns: readonly Turn[],
   layout: 'history-first' | 'history-last',
   maxTokens: number,
   marked: boolean,
+  flipped: boolean,
 ): Record<string, unknown> {
+  if (dialect === 'responses') {
+    const input: Record<string, unknown>[] = [
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: task }] },
+    ];
+    for (const turn of turns) {
+      if (turn.kind === 'tool') {
+        input.push({ type: 'function_call', call_id: turn.id, name: 'bash', arguments: '{"cmd":"run"}' });
+        input.push({ type: 'function_call_output', call_id: turn.id, output: turn.text });
+      } else {
+        input.push({
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: turn.answer }],
+        });
+        input.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text: turn.ask }] });
+      }
+    }
+    const tools = [{ type: 'function', name: 'bash', parameters: { type: 'object' } }];
+    const settings = {
+      instructions: `You are a coding agent${system}.`,
+      max_output_tokens: maxTokens,
+      client_metadata: metadata(flipped),
+    };
+    return layout === 'history-first'
+      ? { model: 'gpt-5.4', input, tools, ...settings }
+      : { model: 'gpt-5.4', ...settings, tools, input };
+  }
   const messages: { role: string; content: Record<string, unknown>[] }[] = [
-    { role: 'user', content: [{ type: 'text', text: 'fix the jobs' }] },
+    { role: 'user', content: [{ type: 'text', text: task }] },
   ];
   for (const turn of turns) {
     if (turn.kind === 'tool') {
@@ -83,15 +129,30 @@ function body(
     const last = messages.at(-1)!.content;
     last[last.length - 1] = { ...last.at(-1)!, cache_control: { type: 'ephemeral' } };
   }
+  const settings = { max_tokens: maxTokens, metadata: metadata(flipped) };
   return layout === 'history-first'
-    ? { model: 'claude-sonnet-4-6', messages, system: SYSTEM, tools: AGENT_TOOLS, max_tokens: maxTokens }
-    : { model: 'claude-sonnet-4-6', max_tokens: maxTokens, system: SYSTEM, tools: AGENT_TOOLS, messages };
+    ? { model: 'claude-sonnet-4-6', messages, system: systemOf(system), tools: AGENT_TOOLS, ...settings }
+    : { model: 'claude-sonnet-4-6', ...settings, system: systemOf(system), tools: AGENT_TOOLS, messages };
 }
 
 /** The model's reply: an expand of the first stub the request shows when asked to, else a short text. */
-function reply(expand: boolean): (request: ReceivedRequest) => Reply {
+function reply(dialect: Dialect, expand: boolean): (request: ReceivedRequest) => Reply {
   return (request) => {
     const handle = expand ? /handle=(dh_[0-9a-f]+)/.exec(request.body)?.[1] : undefined;
+    if (dialect === 'responses')
+      return {
+        kind: 'responses',
+        output: handle
+          ? [
+              {
+                type: 'function_call',
+                call_id: 'call_x',
+                name: 'distil_expand',
+                arguments: JSON.stringify({ handle }),
+              },
+            ]
+          : [{ type: 'message', text: 'ok' }],
+      };
     return handle
       ? {
           kind: 'anthropic',
@@ -99,6 +160,10 @@ function reply(expand: boolean): (request: ReceivedRequest) => Reply {
         }
       : { kind: 'anthropic', content: [{ type: 'text', text: 'ok' }] };
   };
+}
+
+function withoutIds(answer: string): string {
+  return answer.replace(/"(id|response_id)":"[a-z]+_[0-9a-z_]+"/g, '"$1":"_"');
 }
 
 describe('a request read through its conversation’s last rewrite', () => {
@@ -118,74 +183,88 @@ describe('a request read through its conversation’s last rewrite', () => {
     for (const upstream of upstreams) await upstream.close();
   });
 
-  it('sends the bytes a proxy reading it whole sends, call for call', async () => {
-    let conversation = 0;
-    let folded = 0;
-    let expands = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(step, { minLength: 2, maxLength: 8 }),
-        fc.constantFrom('history-first' as const, 'history-last' as const),
-        fc.boolean(),
-        async (steps, layout, marked) => {
-          for (const upstream of upstreams) upstream.reset();
-          const session = `through-${conversation++}`;
-          let turns: Turn[] = [];
-          const tools: Turn[] = [];
-          let maxTokens = 64;
-          let last: string | null = null;
-          for (const s of steps) {
-            let pretty = false;
-            if (s.kind === 'rewind') turns = turns.slice(0, turns.length === 0 ? 0 : s.to % turns.length);
-            else if (s.kind === 'tail') maxTokens = s.maxTokens;
-            else if (s.kind === 'pretty') pretty = true;
-            else if (s.kind === 'text')
-              turns.push({ kind: 'text', ask: `and ${s.word}?`, answer: `done: ${s.word}` });
-            else if (s.kind === 'tool') {
-              const again =
-                s.resendOf === null || tools.length === 0 ? undefined : tools[s.resendOf % tools.length];
-              const text = again?.kind === 'tool' ? again.text : log(s.lines, s.seed);
-              const turn: Turn = { kind: 'tool', id: `toolu_${tools.length}`, text };
-              tools.push(turn);
-              turns.push(turn);
+  it.each(['messages', 'responses'] as const)(
+    'sends the bytes a proxy reading it whole sends, call for call (%s)',
+    async (dialect) => {
+      const before = memory.readThrough;
+      let conversation = 0;
+      let folded = 0;
+      let expands = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(step, { minLength: 2, maxLength: 8 }),
+          fc.constantFrom('history-first' as const, 'history-last' as const),
+          fc.boolean(),
+          async (steps, layout, marked) => {
+            for (const upstream of upstreams) upstream.reset();
+            // sessions found by their root (system prompt and first message), as for a client naming none
+            const task = `fix the jobs (${conversation++})`;
+            let system = '';
+            let turns: Turn[] = [];
+            const tools: Turn[] = [];
+            let maxTokens = 64;
+            let flipped = false;
+            let last: string | null = null;
+            for (const s of steps) {
+              let pretty = false;
+              if (s.kind === 'rewind') turns = turns.slice(0, turns.length === 0 ? 0 : s.to % turns.length);
+              else if (s.kind === 'tail') maxTokens = s.maxTokens;
+              else if (s.kind === 'meta' || s.kind === 'expand') flipped = !flipped;
+              else if (s.kind === 'system') system += '!';
+              else if (s.kind === 'pretty') pretty = true;
+              else if (s.kind === 'text')
+                turns.push({ kind: 'text', ask: `and ${s.word}?`, answer: `done: ${s.word}` });
+              else if (s.kind === 'tool') {
+                const again =
+                  s.resendOf === null || tools.length === 0 ? undefined : tools[s.resendOf % tools.length];
+                const text = again?.kind === 'tool' ? again.text : log(s.lines, s.seed);
+                const turn: Turn = { kind: 'tool', id: `toolu_${tools.length}`, text };
+                tools.push(turn);
+                turns.push(turn);
+              }
+              const value = body(dialect, task, system, turns, layout, maxTokens, marked, flipped);
+              const sent: string =
+                s.kind === 'repeat' && last !== null
+                  ? last
+                  : JSON.stringify(value, null, pretty ? 1 : undefined);
+              last = sent;
+              const calls = upstreams[0]!.received.length;
+              const answers: string[] = [];
+              for (const [i, proxy] of proxies.entries()) {
+                upstreams[i]!.script(
+                  reply(dialect, s.kind === 'expand'),
+                  reply(dialect, false),
+                  reply(dialect, false),
+                );
+                const response = await fetch(`${proxy.url}/v1/${dialect}`, {
+                  method: 'POST',
+                  headers: {
+                    'content-type': 'application/json',
+                    'x-api-key': 'k',
+                  },
+                  body: sent,
+                });
+                expect(response.status).toBe(200);
+                answers.push(await response.text());
+              }
+              expect(upstreams[0]!.received.map((r) => r.body)).toEqual(
+                upstreams[1]!.received.map((r) => r.body),
+              );
+              // the fake upstreams number their replies, and a failed run leaves them apart
+              expect(withoutIds(answers[0]!)).toBe(withoutIds(answers[1]!));
+              if (upstreams[0]!.received.at(-1)!.body.includes('handle=dh_')) folded++;
+              // an expand the model asked for: the proxy answered it and called the model again
+              if (upstreams[0]!.received.length > calls + 1) expands++;
             }
-            const value = body(turns, layout, maxTokens, marked);
-            const sent: string =
-              s.kind === 'repeat' && last !== null
-                ? last
-                : JSON.stringify(value, null, pretty ? 1 : undefined);
-            last = sent;
-            const calls = upstreams[0]!.received.length;
-            const answers: string[] = [];
-            for (const [i, proxy] of proxies.entries()) {
-              upstreams[i]!.script(reply(s.kind === 'expand'), reply(false), reply(false));
-              const response = await fetch(`${proxy.url}/v1/messages`, {
-                method: 'POST',
-                headers: {
-                  'content-type': 'application/json',
-                  'x-api-key': 'k',
-                  'x-distil-session': session,
-                },
-                body: sent,
-              });
-              expect(response.status).toBe(200);
-              answers.push(await response.text());
-            }
-            expect(answers[0]).toBe(answers[1]);
-            if (upstreams[0]!.received.at(-1)!.body.includes('handle=dh_')) folded++;
-            // an expand the model asked for: the proxy answered it and called the model again
-            if (upstreams[0]!.received.length > calls + 1) expands++;
-            expect(upstreams[0]!.received.map((r) => r.body)).toEqual(
-              upstreams[1]!.received.map((r) => r.body),
-            );
-          }
-        },
-      ),
-      { numRuns: 30 },
-    );
-    // The property is only worth something if requests were actually read through a last rewrite.
-    expect(memory.readThrough).toBeGreaterThan(30);
-    expect(folded).toBeGreaterThan(30);
-    expect(expands).toBeGreaterThan(0);
-  }, 60_000);
+          },
+        ),
+        { numRuns: 30 },
+      );
+      // The property is only worth something if requests were actually read through a last rewrite.
+      expect(memory.readThrough - before).toBeGreaterThan(30);
+      expect(folded).toBeGreaterThan(30);
+      expect(expands).toBeGreaterThan(0);
+    },
+    60_000,
+  );
 });

@@ -80,10 +80,18 @@ describe('readThrough', () => {
     expect(read.request).toEqual({ m: [{ role: 'user', text: 'x' }, { a: 12 }, { b: 2 }], t: 0 });
   });
 
-  it('reads nothing through a different tail, a changed first item, or new items that are not compact', () => {
+  it('reads a changed tail anew, and nothing through a tail of other keys, a changed first item, or new items that are not compact', () => {
     const base = rewriteOf('{"m":[{"role":"user","text":"x"},{"a":1}],"t":0}', []);
     const through = (json: string) => readThrough(Buffer.from(json), base, PATTERNS, new LiteralCache());
-    expect(through('{"m":[{"role":"user","text":"x"},{"a":1}],"t":1}')).toBeNull();
+    const changed = through('{"m":[{"role":"user","text":"x"},{"a":1},{"s":"]"}],"t":{"u":[1]}}')!;
+    expect(changed.kept).toBe(2);
+    expect(changed.tail?.members).toEqual({ t: { u: [1] } });
+    expect(changed.request).toEqual({
+      m: [{ role: 'user', text: 'x' }, { a: 1 }, { s: ']' }],
+      t: { u: [1] },
+    });
+    expect(through('{"m":[{"role":"user","text":"x"},{"a":1}],"u":0}')).toBeNull();
+    expect(through('{"m":[{"role":"user","text":"x"},{"a":1}],"t":0,"u":0}')).toBeNull();
     expect(through('{"m":[{"role":"user","text":"y"},{"a":1}],"t":0}')).toBeNull();
     expect(through('{"m":[{"role":"user","text":"x"},{"a":1}, {"b":2}],"t":0}')).toBeNull();
   });

@@ -7,7 +7,7 @@ import {
 } from '../json/body-edits.js';
 import type { JsonPath, LiteralDecoder, PathPatterns, ScannedJson } from '../json/json-scan.js';
 import { scanJson } from '../json/json-scan.js';
-import { copyJson } from '../json/subtree-memo.js';
+import { copyJson, type SubtreeMemo } from '../json/subtree-memo.js';
 import type { ProxySession } from '../session/proxy-session.js';
 
 /**
@@ -64,6 +64,11 @@ export interface ReusedRead {
   readonly freshScan: ScannedJson | null;
   /** The offset of the history's `]` in the new request. */
   readonly close: number;
+  /**
+   * The members after the history when their bytes changed (null: the last request's bytes), parsed, and
+   * the scan of `{` + them (its `{` stands on the `,` after the history's `]`).
+   */
+  readonly tail: { readonly members: Record<string, unknown>; readonly scan: ScannedJson } | null;
 }
 
 /** Bytes of a body's start that file a conversation's last rewrite (the model, the first message's start). */
@@ -71,10 +76,14 @@ const HEAD_BYTES = 512;
 /** Compared in strides this long before narrowing down to the first byte that differs. */
 const STRIDE = 16 * 1024;
 
+/** Most conversations whose last rewrite is kept: the agents a team runs at once. */
+const MAX_REWRITES = 64;
+
 /**
  * The last rewrite of recent conversations, filed by their route and the first bytes of their body, which
- * every turn of one conversation repeats. Bounded by the bytes it holds (each request's client bytes and,
- * when they differ, the bytes sent), the least recently used going first.
+ * every turn of one conversation repeats. Bounded by MAX_REWRITES and by the bytes it holds, the least
+ * recently used going first. A rewrite holds the client's bytes, the bytes sent (when they differ) and the
+ * request parsed — its texts alone about as many bytes again (see sizeOf).
  */
 export class RewriteMemory {
   readonly #byHead = new Map<string, LastRewrite>();
@@ -84,7 +93,7 @@ export class RewriteMemory {
   readThrough = 0;
 
   /** `maxBytes`: the most it holds (0: nothing is kept, every request is read whole). */
-  constructor(maxBytes = 32 * 1024 * 1024) {
+  constructor(maxBytes = 12 * 1024 * 1024) {
     this.#maxBytes = maxBytes;
   }
 
@@ -117,15 +126,16 @@ export class RewriteMemory {
     this.#byHead.set(key, rewrite);
     this.#bytes += cost;
     for (const [oldest, entry] of this.#byHead) {
-      if (this.#bytes <= this.#maxBytes) break;
+      if (this.#bytes <= this.#maxBytes && this.#byHead.size <= MAX_REWRITES) break;
       this.#byHead.delete(oldest);
       this.#bytes -= sizeOf(entry);
     }
   }
 }
 
+/** What a rewrite keeps alive: its two buffers, and the parsed request (counted as its bytes once more). */
 function sizeOf(rewrite: LastRewrite): number {
-  return rewrite.raw.length + (rewrite.body === rewrite.raw ? 0 : rewrite.body.length);
+  return 2 * rewrite.raw.length + (rewrite.body === rewrite.raw ? 0 : rewrite.body.length);
 }
 
 /** The route and an FNV-1a hash of a body's first HEAD_BYTES bytes. */
@@ -170,16 +180,23 @@ export function readThrough(
   base: LastRewrite,
   patterns: PathPatterns,
   literals: LiteralDecoder,
+  subtrees: SubtreeMemo | null = null,
 ): ReusedRead | null {
-  const tail = base.raw.length - base.close;
-  const close = raw.length - tail;
-  if (close < base.ends[0]! || raw[close] !== 0x5d) return null;
-  if (raw.compare(base.raw, base.close, base.raw.length, close, raw.length) !== 0) return null;
-  const same = commonPrefix(raw, base.raw, Math.min(close, base.close));
+  const tailLength = base.raw.length - base.close;
+  const sameTail = raw.length - tailLength;
+  const tailRepeats =
+    sameTail >= base.ends[0]! &&
+    raw[sameTail] === 0x5d &&
+    raw.compare(base.raw, base.close, base.raw.length, sameTail, raw.length) === 0;
+  const same = commonPrefix(raw, base.raw, Math.min(tailRepeats ? sameTail : raw.length, base.close));
   let kept = 0;
   while (kept < base.ends.length && base.ends[kept]! <= same) kept++;
   if (kept === 0) return null;
   const from = base.ends[kept - 1]!;
+  const close = tailRepeats ? sameTail : arrayEnd(raw, from);
+  if (close < 0) return null;
+  const tail = tailRepeats ? null : readTail(raw, close, base, patterns, literals, subtrees);
+  if (!tailRepeats && !tail) return null;
   const fresh = raw.subarray(from, close);
   let freshItems: readonly unknown[] = [];
   let freshScan: ScannedJson | null = null;
@@ -194,9 +211,62 @@ export function readThrough(
     if (!freshScan?.canonical || !Array.isArray(freshScan.value)) return null;
     freshItems = freshScan.value;
   }
-  const request: Record<string, unknown> = { ...base.top };
+  const request: Record<string, unknown> = { ...base.top, ...tail?.members };
   request[base.history] = [...base.items.slice(0, kept), ...freshItems];
-  return { base, kept, request, fresh, freshItems, freshScan, close };
+  return { base, kept, request, fresh, freshItems, freshScan, close, tail };
+}
+
+/**
+ * The offset of the `]` that closes the array whose items continue at `at` (just past an item), or -1.
+ * Strings are skipped whole, so brackets inside them do not count.
+ */
+function arrayEnd(raw: Buffer, at: number): number {
+  let depth = 0;
+  for (let i = at; i < raw.length; i++) {
+    const byte = raw[i]!;
+    if (byte === 0x22) {
+      for (;;) {
+        i = raw.indexOf(0x22, i + 1);
+        if (i < 0) return -1;
+        let slashes = 0;
+        while (raw[i - 1 - slashes] === 0x5c) slashes++;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (byte === 0x5b || byte === 0x7b) depth++;
+    else if (byte === 0x5d || byte === 0x7d) {
+      if (depth === 0) return byte === 0x5d ? i : -1;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The members after the history (`],` … `}`) read as an object, when they are compact JSON with the same
+ * keys in the same order as the last request's (a client that rewrites its settings or metadata every
+ * turn, as Codex does its `client_metadata`); null otherwise.
+ */
+function readTail(
+  raw: Buffer,
+  close: number,
+  base: LastRewrite,
+  patterns: PathPatterns,
+  literals: LiteralDecoder,
+  subtrees: SubtreeMemo | null,
+): { readonly members: Record<string, unknown>; readonly scan: ScannedJson } | null {
+  if (raw[close + 1] !== 0x2c) return null;
+  const object = Buffer.allocUnsafe(raw.length - close - 1);
+  raw.copy(object, 0, close + 1);
+  object[0] = 0x7b;
+  const scan = scanJson(object, patterns, literals, subtrees);
+  if (!scan?.canonical || typeof scan.value !== 'object' || scan.value === null || Array.isArray(scan.value))
+    return null;
+  const members = scan.value as Record<string, unknown>;
+  const keys = Object.keys(base.top);
+  const after = keys.slice(keys.indexOf(base.history) + 1);
+  const now = Object.keys(members);
+  if (now.length !== after.length || now.some((key, i) => key !== after[i])) return null;
+  return { members, scan };
 }
 
 /** The history item a rewritten text's path lies in, if it lies in one. */
@@ -206,6 +276,15 @@ function itemOf(path: JsonPath | undefined, history: string): number | undefined
 
 function samePath(a: JsonPath | undefined, b: JsonPath | undefined): boolean {
   return a !== undefined && b !== undefined && a.length === b.length && a.every((step, i) => step === b[i]);
+}
+
+/**
+ * What goes after the history when its bytes changed: its members as sent (copies, the distil tools
+ * appended when offered) and the byte edits over it, from its `]` on (the tools appended).
+ */
+export interface TailRewrite {
+  readonly sent: Record<string, unknown>;
+  readonly edits: readonly ByteEdit[];
 }
 
 /** What `rewriteThrough` made: the bytes to send, the request as sent, and the rewrite to file next. */
@@ -227,6 +306,7 @@ export function rewriteThrough(
   raw: Buffer,
   rewrites: readonly StringEdit[],
   literals: LiteralEncoder,
+  tail: TailRewrite | null = null,
 ): ReusedRewrite | null {
   const { base, kept, fresh, freshScan } = read;
   let r = 0;
@@ -254,13 +334,17 @@ export function rewriteThrough(
   edits.sort((a, b) => a.start - b.start);
   const freshOut = edits.length > 0 ? spliceBytes(fresh, edits) : fresh;
   const start = base.outEnds[kept - 1]!;
-  const rewritten = base.body !== base.raw || edits.length > 0;
-  const body = rewritten
-    ? Buffer.concat([base.body.subarray(0, start), freshOut, base.body.subarray(base.outClose)])
-    : raw;
+  const tailEdits = tail?.edits ?? [];
+  const tailOut = read.tail
+    ? tailEdits.length > 0
+      ? spliceBytes(raw.subarray(read.close), tailEdits)
+      : raw.subarray(read.close)
+    : base.body.subarray(base.outClose);
+  const rewritten = base.body !== base.raw || edits.length > 0 || tailEdits.length > 0;
+  const body = rewritten ? Buffer.concat([base.body.subarray(0, start), freshOut, tailOut]) : raw;
   const freshEnds = freshScan?.itemsOf('')?.ends ?? [];
   const sentHistory = [...base.sentItems.slice(0, kept), ...sentItems];
-  const sent: Record<string, unknown> = { ...base.sent };
+  const sent: Record<string, unknown> = { ...base.sent, ...tail?.sent };
   sent[base.history] = sentHistory;
   const next: LastRewrite = {
     session: base.session,
@@ -271,7 +355,7 @@ export function rewriteThrough(
     outEnds: [...base.outEnds.slice(0, kept), ...freshEnds.map((end) => start + editedOffset(edits, end))],
     close: read.close,
     outClose: start + freshOut.length,
-    top: base.top,
+    top: read.tail ? { ...base.top, ...read.tail.members } : base.top,
     items: read.request[base.history] as unknown[],
     sent,
     sentItems: sentHistory,

@@ -4,12 +4,19 @@ import { credentialDigest, grantHandles } from '../expand/handle-owners.js';
 import { bypassReasonOf } from '../fail-open/part-failure.js';
 import { standAside } from '../fail-open/stand-aside.js';
 import { distilHeaders, relayResponse } from '../http/relay.js';
-import { requestBytes } from '../json/body-edits.js';
+import { appendedBytes, requestBytes } from '../json/body-edits.js';
 import { jsonOf, type PathPatterns, type ScannedJson, scanJson } from '../json/json-scan.js';
+import { copyJson } from '../json/subtree-memo.js';
 import type { ProxySession } from '../session/proxy-session.js';
 import { compressContext } from './compress-context.js';
 import type { RequestContext } from './context-block.js';
-import { firstRewrite, type ReusedRead, readThrough, rewriteThrough } from './last-rewrite.js';
+import {
+  firstRewrite,
+  type ReusedRead,
+  readThrough,
+  rewriteThrough,
+  type TailRewrite,
+} from './last-rewrite.js';
 
 /** How one provider dialect's requests are read and rewritten (Messages, Chat Completions, Responses). */
 export interface RequestDialect<R> {
@@ -54,7 +61,7 @@ export async function readRequest<R>(
 ): Promise<ReadRequest<R> | null> {
   const { rt } = exchange;
   const base = rt.rewrites.find(routeOf(exchange), raw);
-  const reused = base && readThrough(raw, base, dialect.patterns, rt.literals);
+  const reused = base && readThrough(raw, base, dialect.patterns, rt.literals, rt.subtrees);
   const request = reused && dialect.read(reused.request);
   if (reused && request) return { request, scanned: null, reused };
   const whole = readWhole(exchange, raw, dialect);
@@ -240,21 +247,53 @@ async function rewriteReused<R extends { model: string }>(
     standAside(exchange, bypassReasonOf(error), error, `${count} tool outputs sent whole`);
   }
   const wanted = wantsTools(exchange, outcome.handles, session, request);
-  if (wanted !== reused.base.wanted) return null;
-  const made = rewriteThrough(reused, raw, outcome.rewrites, rt.literals);
+  const tail = reused.tail && tailRewrite(reused, wanted, dialect);
+  const offered = tail ? tail.offered : reused.base.offered;
+  if (reused.tail ? !tail : wanted !== reused.base.wanted) return null;
+  const made = rewriteThrough(reused, raw, outcome.rewrites, rt.literals, tail);
   if (!made) return null;
+  if (offered) session.toolsOffered = true;
   rt.rewrites.keep(routeOf(exchange), made.next);
   rt.rewrites.readThrough++;
   const prepared: PreparedExchange = {
     ...exchange,
     session,
     outcome,
-    offered: reused.base.offered,
+    offered,
     splicedTokens: 0,
     model: request.model,
     stored: storedFor(exchange, session, outcome),
   };
   return { prepared, request: made.sent as unknown as R, body: made.body, rewritten: made.rewritten };
+}
+
+/**
+ * The members after a reused request's history when they changed: copies, offered the distil tools when
+ * wanted, with the bytes that appends to the tool list. The tool list must be among them (its bytes are
+ * then the new ones) or, unchanged before the history, want the tools as it did last time; null else.
+ */
+function tailRewrite<R>(
+  reused: ReusedRead,
+  wanted: boolean,
+  dialect: RequestDialect<R>,
+): (TailRewrite & { readonly offered: boolean }) | null {
+  const { members, scan } = reused.tail!;
+  const sent = copyJson(members) as Record<string, unknown>;
+  if (!('tools' in members)) {
+    if (wanted !== reused.base.wanted || (wanted && !('tools' in reused.base.top))) return null;
+    return { sent, edits: [], offered: reused.base.offered };
+  }
+  const offered = wanted && dialect.offer(sent as R);
+  if (!offered) return { sent, edits: [], offered };
+  const range = scan.rangeOf(['tools']);
+  if (!range || !Array.isArray(members.tools)) return null;
+  // the scan's `{` stands on the `,` after the history's `]`: its offset x is x + 1 from that `]`
+  const at = range.end;
+  return {
+    sent,
+    edits: [{ start: at, end: at, bytes: appendedBytes(dialect.tools.json, members.tools.length > 0) }],
+    offered,
+  };
 }
 
 /**

@@ -162,7 +162,7 @@ function byteEdits(
  * fixed strings, converted once rather than on every request of an agent.
  */
 const appended = new Map<string, { readonly alone: Buffer; readonly after: Buffer }>();
-function appendedBytes(items: string, afterOthers: boolean): Buffer {
+export function appendedBytes(items: string, afterOthers: boolean): Buffer {
   let bytes = appended.get(items);
   if (!bytes) {
     bytes = { alone: Buffer.from(items), after: Buffer.from(`,${items}`) };
