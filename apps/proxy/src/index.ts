@@ -1,3 +1,4 @@
+export { RewriteMemory } from './context/last-rewrite.js';
 export {
   type DashboardData,
   dashboardData,
