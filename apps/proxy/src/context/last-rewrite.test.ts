@@ -90,6 +90,16 @@ describe('readThrough', () => {
       m: [{ role: 'user', text: 'x' }, { a: 1 }, { s: ']' }],
       t: { u: [1] },
     });
+    // the next request reads through the rewrite made of it, whose members are the new ones
+    const raw = Buffer.from('{"m":[{"role":"user","text":"x"},{"a":1},{"s":"]"}],"t":{"u":[1]}}');
+    const next = rewriteThrough(changed, raw, [], new LiteralCache(), {
+      sent: { t: { u: [1] } },
+      edits: [],
+    })!;
+    expect(next.body).toBe(raw);
+    expect(readThrough(raw, next.next, PATTERNS, new LiteralCache())?.request).toEqual(
+      JSON.parse(raw.toString()),
+    );
     expect(through('{"m":[{"role":"user","text":"x"},{"a":1}],"u":0}')).toBeNull();
     expect(through('{"m":[{"role":"user","text":"x"},{"a":1}],"t":0,"u":0}')).toBeNull();
     expect(through('{"m":[{"role":"user","text":"y"},{"a":1}],"t":0}')).toBeNull();

@@ -6,7 +6,7 @@ import {
   spliceBytes,
 } from '../json/body-edits.js';
 import type { JsonPath, LiteralDecoder, PathPatterns, ScannedJson } from '../json/json-scan.js';
-import { scanJson } from '../json/json-scan.js';
+import { putAt, scanJson } from '../json/json-scan.js';
 import { copyJson, type SubtreeMemo } from '../json/subtree-memo.js';
 import type { ProxySession } from '../session/proxy-session.js';
 
@@ -170,10 +170,11 @@ export function commonPrefix(a: Buffer, b: Buffer, limit: number): number {
 }
 
 /**
- * Reads `raw` through `base` when it repeats base's bytes before its history's first changed item and
- * after its history: the same leading items (at least the first, which with the rest of the head and the
- * tail makes it the same conversation root) and the same tail. The new items must be compact JSON like
- * the rest (a canonical body). Null when it does not: the caller reads the body whole.
+ * Reads `raw` through `base` when it repeats base's bytes up to its history's first changed item: the
+ * same leading items, at least the first (the session the caller finds for it, from its root, must be
+ * base's own). The members after the history are base's bytes again, or read anew (see readTail). What
+ * is read anew must be compact JSON like the rest (a canonical body). Null when it is not so: the caller
+ * reads the body whole.
  */
 export function readThrough(
   raw: Buffer,
@@ -329,7 +330,7 @@ export function rewriteThrough(
     const range = freshScan.rangeOf(below);
     if (!range || fresh[range.start] !== 0x22) return null;
     edits.push({ start: range.start, end: range.end, bytes: literals.encode(text) });
-    put(sentItems, below, text);
+    putAt(sentItems, below, text);
   }
   edits.sort((a, b) => a.start - b.start);
   const freshOut = edits.length > 0 ? spliceBytes(fresh, edits) : fresh;
@@ -386,10 +387,4 @@ export function firstRewrite(
   const outClose = editedOffset(edits, spans.close);
   if (outClose < 0 || outEnds.some((end) => end < 0)) return null;
   return { ...rest, body, ends: spans.ends, outEnds, close: spans.close, outClose };
-}
-
-function put(root: unknown, path: JsonPath, value: unknown): void {
-  let container = root as Record<string | number, unknown>;
-  for (let i = 0; i < path.length - 1; i++) container = container[path[i]!] as Record<string, unknown>;
-  container[path[path.length - 1]!] = value;
 }

@@ -297,13 +297,13 @@ class Scan {
     let value: unknown = JSON.parse(skeleton);
     for (const lifted of this.#lifted) {
       if (lifted.entry) {
-        put(value, lifted.path, copyJson(lifted.entry.value));
+        putAt(value, lifted.path, copyJson(lifted.entry.value));
         continue;
       }
       const decoded = this.#literals.decode(raw, lifted.start, lifted.end);
       if (!decoded.canonical) this.#canonical = false;
       if (lifted.path.length === 0) value = decoded.text;
-      else put(value, lifted.path, decoded.text);
+      else putAt(value, lifted.path, decoded.text);
     }
     if (this.#canonical && !isUtf8(raw)) this.#canonical = false;
     if (this.#subtrees) this.#remember(value);
@@ -616,7 +616,8 @@ function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
   return value;
 }
 
-function put(root: unknown, path: readonly (string | number)[], value: unknown): void {
+/** Sets the value at `path` (every step but the last already there) of a parsed JSON value. */
+export function putAt(root: unknown, path: JsonPath, value: unknown): void {
   let container = root as Record<string | number, unknown>;
   for (let i = 0; i < path.length - 1; i++) container = container[path[i]!] as Record<string, unknown>;
   container[path[path.length - 1]!] = value;
