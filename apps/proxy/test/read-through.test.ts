@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RewriteMemory } from '../src/context/last-rewrite.js';
@@ -276,4 +277,34 @@ describe('a request read through its conversation’s last rewrite', () => {
     },
     60_000,
   );
+
+  it('reads real agents’ consecutive turns through, sending what a proxy reading them whole sends', async () => {
+    // four consecutive requests of one Claude Code session and of one Codex session, as the CLIs sent
+    // them (the agents bench's fixtures): Claude Code moves its cache breakpoint to the last message each
+    // turn, Codex rewrites its `client_metadata` after the history each turn
+    const before = memory.readThrough;
+    for (const [agent, dialect] of [
+      ['claude-code', 'messages'],
+      ['codex', 'responses'],
+    ] as const) {
+      for (let turn = 1; turn <= 4; turn++) {
+        const url = new URL(`../../../agents/fixtures/${agent}-${turn}.json`, import.meta.url);
+        const fixture = JSON.parse(readFileSync(url, 'utf8')) as { body: Record<string, unknown> };
+        const sent = JSON.stringify({ ...fixture.body, stream: false });
+        for (const upstream of upstreams) upstream.reset();
+        for (const [i, proxy] of proxies.entries()) {
+          upstreams[i]!.script(reply(dialect, false));
+          const response = await fetch(`${proxy.url}/v1/${dialect}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-api-key': 'k', authorization: 'Bearer k' },
+            body: sent,
+          });
+          expect(response.status).toBe(200);
+          await response.arrayBuffer();
+        }
+        expect(upstreams[0]!.received.map((r) => r.body)).toEqual(upstreams[1]!.received.map((r) => r.body));
+      }
+    }
+    expect(memory.readThrough - before).toBe(6);
+  });
 });
