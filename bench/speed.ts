@@ -202,8 +202,8 @@ const lossless = MINING_ONLY ? NONE : await best(() => compressAll(logs, 'lossle
 /**
  * Template mining the first time this process meets each log: the miner's code compiled on other logs
  * (lines of the CI logs), then one pass over the mining logs. The best-of figure mines the same logs run
- * after run, by when the miner's token cache and the compiler's type feedback know them; a proxy meets
- * most logs once, so this row is the nearer figure for it (printed beside, not checked).
+ * after run, by when the miner's reused tables are grown and the compiler's type feedback knows them; a
+ * proxy meets most logs once, so this row is the nearer figure for it (printed beside, not checked).
  */
 function firstPass(): Timing {
   for (let round = 0; round < 3; round++)
