@@ -6,7 +6,7 @@ import {
   spliceBytes,
 } from '../json/body-edits.js';
 import type { JsonPath, LiteralDecoder, PathPatterns, ScannedJson } from '../json/json-scan.js';
-import { putAt, scanJson } from '../json/json-scan.js';
+import { putAt, scanJson, stringEnd } from '../json/json-scan.js';
 import { copyJson, type SubtreeMemo } from '../json/subtree-memo.js';
 import type { ProxySession } from '../session/proxy-session.js';
 
@@ -226,13 +226,9 @@ function arrayEnd(raw: Buffer, at: number): number {
   for (let i = at; i < raw.length; i++) {
     const byte = raw[i]!;
     if (byte === 0x22) {
-      for (;;) {
-        i = raw.indexOf(0x22, i + 1);
-        if (i < 0) return -1;
-        let slashes = 0;
-        while (raw[i - 1 - slashes] === 0x5c) slashes++;
-        if (slashes % 2 === 0) break;
-      }
+      const end = stringEnd(raw, i);
+      if (end < 0) return -1;
+      i = end - 1;
     } else if (byte === 0x5b || byte === 0x7b) depth++;
     else if (byte === 0x5d || byte === 0x7d) {
       if (depth === 0) return byte === 0x5d ? i : -1;

@@ -502,27 +502,9 @@ class Scan {
 
   /** Moves past a string (its opening quote is at the cursor); its content is checked by JSON.parse. */
   #string(): void {
-    const raw = this.#raw;
-    let at = this.#at + 1;
-    const shortEnd = Math.min(raw.length, at + SHORT_STRING_BYTES);
-    for (; at < shortEnd; at++) {
-      const byte = raw[at];
-      if (byte === QUOTE) {
-        this.#at = at + 1;
-        return;
-      }
-      if (byte === BACKSLASH) at++;
-    }
-    // Long strings: the native search, then an odd run of backslashes before a quote escapes it.
-    for (;;) {
-      const quote = raw.indexOf(QUOTE, at);
-      if (quote < 0) throw new Unscannable();
-      let slashes = 0;
-      while (raw[quote - 1 - slashes] === BACKSLASH) slashes++;
-      at = quote + 1;
-      if (slashes % 2 === 0) break;
-    }
-    this.#at = at;
+    const end = stringEnd(this.#raw, this.#at);
+    if (end < 0) throw new Unscannable();
+    this.#at = end;
   }
 
   /** A number or a literal; kept in the skeleton, so JSON.parse validates it. */
@@ -614,6 +596,29 @@ function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
   let value = root as Record<string | number, unknown>;
   for (const step of path) value = value[step] as Record<string | number, unknown>;
   return value;
+}
+
+/**
+ * The offset just past the JSON string whose opening quote is at `start`, or -1 when it never closes.
+ * Short strings are stepped through; longer ones use the native search, where an odd run of backslashes
+ * before a quote escapes it.
+ */
+export function stringEnd(raw: Buffer, start: number): number {
+  let at = start + 1;
+  const shortEnd = Math.min(raw.length, at + SHORT_STRING_BYTES);
+  for (; at < shortEnd; at++) {
+    const byte = raw[at];
+    if (byte === QUOTE) return at + 1;
+    if (byte === BACKSLASH) at++;
+  }
+  for (;;) {
+    const quote = raw.indexOf(QUOTE, at);
+    if (quote < 0) return -1;
+    let slashes = 0;
+    while (raw[quote - 1 - slashes] === BACKSLASH) slashes++;
+    at = quote + 1;
+    if (slashes % 2 === 0) return at;
+  }
 }
 
 /** Sets the value at `path` (every step but the last already there) of a parsed JSON value. */

@@ -168,15 +168,13 @@ function holds(raw: Buffer, start: number, entry: SubtreeEntry): boolean {
 
 /** {@link copyJson}, every object and array of it frozen: a shared value no one can edit by mistake. */
 function frozenCopy(value: unknown): unknown {
+  return deepFreeze(copyJson(value));
+}
+
+function deepFreeze(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    const out = new Array(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = frozenCopy(value[i]);
-    return Object.freeze(out);
-  }
-  const out: Record<string, unknown> = {};
-  for (const key in value) out[key] = frozenCopy((value as Record<string, unknown>)[key]);
-  return Object.freeze(out);
+  for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
+  return Object.freeze(value);
 }
 
 /**
