@@ -21,6 +21,22 @@ describe('handles', () => {
     );
   });
 
+  it('hashes a long text as its UTF-8 bytes, whatever stands where it is read in pieces (property)', () => {
+    // pieces of 16 K code units: a surrogate pair, a lone surrogate or a multi-byte character at any edge
+    const unit = fc.constantFrom('a', '\n', 'é', '€', '😀', '\ud800', '\udc00');
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 16 * 1024 - 3, max: 16 * 1024 + 1 }),
+        fc.array(unit, { maxLength: 8 }),
+        (pad, tail) => {
+          const text = 'x'.repeat(pad) + tail.join('') + 'y'.repeat(16 * 1024 + 5);
+          expect(addressOf(text).digest).toBe(addressOf(Buffer.from(text, 'utf8')).digest);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('is a function of the bytes alone (property)', () => {
     fc.assert(
       fc.property(fc.string(), (s) => {

@@ -24,4 +24,16 @@ describe('ownBytes', () => {
     raw[2] = 0x78;
     expect(copy.toString()).toBe('2345');
   });
+
+  it('keeps a large range that is most of its body as a view, and copies one that is not', () => {
+    const body = Buffer.alloc(100 * 1024, 0x61);
+    const most = ownBytes(body, 10, body.length - 10);
+    expect(most.buffer).toBe(body.buffer);
+    expect(most.length).toBe(body.length - 20);
+    const part = ownBytes(body, 0, 40 * 1024);
+    expect(part.buffer).not.toBe(body.buffer);
+    expect(part.equals(body.subarray(0, 40 * 1024))).toBe(true);
+    const small = ownBytes(Buffer.alloc(70 * 1024), 0, 60 * 1024);
+    expect(small.buffer.byteLength).toBe(60 * 1024);
+  });
 });

@@ -20,13 +20,13 @@ export class ReReadIndex {
   private readonly postings = new LinePostings();
   private readonly distinctCounts: number[] = [];
   // A new text is looked up, then indexed: its line keys are computed once for both.
-  private last: { readonly lines: readonly string[]; readonly distinct: Set<number> } | null = null;
+  private last: { readonly lines: readonly string[]; readonly distinct: Uint32Array } | null = null;
 
   /** Indexes `lines` as entry number `entry` (entries are added in increasing order). */
   add(entry: number, lines: readonly string[]): void {
     const distinct = this.distinctOf(lines);
     this.last = null;
-    this.distinctCounts[entry] = distinct.size;
+    this.distinctCounts[entry] = distinct.length;
     for (const line of distinct) this.postings.add(line, entry);
   }
 
@@ -36,7 +36,7 @@ export class ReReadIndex {
    */
   best(lines: readonly string[], minShare: number): ReReadMatch | null {
     const distinct = this.distinctOf(lines);
-    if (distinct.size === 0) return null;
+    if (distinct.length === 0) return null;
     const counts = new Map<number, number>();
     for (const line of distinct) {
       this.postings.forEach(line, (entry) => counts.set(entry, (counts.get(entry) ?? 0) + 1));
@@ -44,15 +44,15 @@ export class ReReadIndex {
     let best: ReReadMatch | null = null;
     for (const [entry, shared] of counts) {
       const theirs = this.distinctCounts[entry] ?? 0;
-      if (shared < minShare * distinct.size || shared < minShare * theirs) continue;
+      if (shared < minShare * distinct.length || shared < minShare * theirs) continue;
       if (!best || shared > best.shared || (shared === best.shared && entry > best.entry)) {
-        best = { entry, shared, share: shared / Math.max(distinct.size, theirs) };
+        best = { entry, shared, share: shared / Math.max(distinct.length, theirs) };
       }
     }
     return best;
   }
 
-  private distinctOf(lines: readonly string[]): Set<number> {
+  private distinctOf(lines: readonly string[]): Uint32Array {
     if (this.last?.lines !== lines) this.last = { lines, distinct: distinctLines(lines) };
     return this.last.distinct;
   }
@@ -131,8 +131,11 @@ class LinePostings {
  * lanes), not a string: the index lives as long as a session, and a rare hash collision only nudges a
  * similarity estimate (the delta that is sent is always computed from the real texts).
  */
-function distinctLines(lines: readonly string[]): Set<number> {
-  const out = new Set<number>();
+function distinctLines(lines: readonly string[]): Uint32Array {
+  // The hashes sorted and deduplicated in a typed array: a Set grown line by line to a few thousand
+  // entries reallocated its table as it went, fresh memory on the proxy's event loop for every new result.
+  const hashes = new Uint32Array(lines.length);
+  let count = 0;
   for (const line of lines) {
     // FNV-1a over the line's code units but the ignored ones: the hash of the line with them removed,
     // without making that string (this runs over every line of every new tool result, on the proxy's
@@ -148,9 +151,12 @@ function distinctLines(lines: readonly string[]): Set<number> {
       else odd = Math.imul(odd ^ unit, 0x01000193);
       kept++;
     }
-    if (kept >= MIN_LINE_CHARS) out.add((Math.imul(even ^ (odd >>> 15), 0x85ebca6b) ^ odd) >>> 0);
+    if (kept >= MIN_LINE_CHARS) hashes[count++] = Math.imul(even ^ (odd >>> 15), 0x85ebca6b) ^ odd;
   }
-  return out;
+  const sorted = hashes.subarray(0, count).sort();
+  let distinct = 0;
+  for (let i = 0; i < count; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[distinct++] = sorted[i]!;
+  return sorted.subarray(0, distinct);
 }
 
 /** `"`, `'`, `;`, `,` and what JavaScript's `\s` matches. */

@@ -200,7 +200,7 @@ export class Session {
     // exact re-sends are matched on the tool's output: Codex's header differs on every run
     const digest = view.wrapped ? addressOf(view.body).digest : address.digest;
     const inert = !text.includes(DECISION_MARKER);
-    return { handle: address.handle, view, digest, inert, lines: view.plain.split('\n') };
+    return { handle: address.handle, view, digest, inert, lines: view.plainLines() };
   }
 
   private async encodeBlock(block: Block, turn: number): Promise<SentBlock> {
