@@ -14,6 +14,11 @@ export interface LineTable {
   readonly texts: readonly string[];
   /** Per distinct text: its keyword families (see lineKeywords). */
   readonly keywords: Int32Array;
+  /**
+   * Per distinct text: whether it is a verdict, once a stage asked (0 not yet, 1 no, 2 yes). Filled by
+   * isVerdictText (tier1/verdicts.ts): three stages of a digest ask, and the patterns run once per text.
+   */
+  readonly verdicts: Uint8Array;
 }
 
 /**
@@ -40,5 +45,5 @@ export function lineTable(lines: readonly string[]): LineTable {
   }
   const keywords = new Int32Array(texts.length);
   for (let u = 0; u < texts.length; u++) keywords[u] = lineKeywords(texts[u]!);
-  return { ids, texts, keywords };
+  return { ids, texts, keywords, verdicts: new Uint8Array(texts.length) };
 }

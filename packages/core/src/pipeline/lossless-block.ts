@@ -2,7 +2,7 @@ import type { Block, Handle, KeepContext, KeepModel, RestoreStore } from '@disti
 import { guardLines } from '../guard/guard-lines.js';
 import { lineTable } from '../guard/line-table.js';
 import { losslessEncode } from '../tier0/lossless.js';
-import { isVerdict } from '../tier1/verdicts.js';
+import { isVerdictText } from '../tier1/verdicts.js';
 import { analysisLines } from './analysis-lines.js';
 import { splitSegments } from './lines.js';
 import { splitEnvelope, type ToolEnvelope } from './tool-envelope.js';
@@ -74,7 +74,7 @@ export async function encodeLossless(block: Block, options: LosslessOptions): Pr
   for (let i = 0; i < view.length; i++) {
     const kept = scores !== undefined && threshold !== undefined && scores[i]! >= threshold;
     // guard reasons are bit flags; the encoder takes 1 for "leave verbatim"
-    protect[i] = protect[i] !== 0 || isVerdict(view[i]!, table.keywords[table.ids[i]!]) || kept ? 1 : 0;
+    protect[i] = protect[i] !== 0 || isVerdictText(table, table.ids[i]!) || kept ? 1 : 0;
   }
   const encoded = losslessEncode(output, kind, protect);
   if (encoded.transforms.length === 0) return null;

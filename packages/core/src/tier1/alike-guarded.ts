@@ -2,7 +2,7 @@ import { GuardReason } from '../guard/guard-lines.js';
 import type { LineTable } from '../guard/line-table.js';
 import { hasStrongSignal } from '../guard/surprise.js';
 import { isFrame } from './error-context.js';
-import { isVerdict } from './verdicts.js';
+import { isVerdictText } from './verdicts.js';
 
 /**
  * Repeated guarded lines fold (issue #16): a linter that prints 330 warnings of one template
@@ -60,7 +60,7 @@ export function alikeGuarded(
     const reasons = guard[i]!;
     if ((reasons & FINDING) === 0 || (reasons & ~FOLDABLE) !== 0 || clusterOf[i]! < 0) return false;
     const u = table.ids[i]!;
-    if (eligible[u] === 0) eligible[u] = mayFold(lines[i]!, table.keywords[u]!) ? 2 : 1;
+    if (eligible[u] === 0) eligible[u] = mayFold(table, u) ? 2 : 1;
     return eligible[u] === 2;
   };
   const isFinding = (i: number): boolean => i >= 0 && i < lines.length && (guard[i]! & FINDING) !== 0;
@@ -82,6 +82,7 @@ export function alikeGuarded(
  * Whether a guarded line may fold as one of many alike: no strong failure word, not a verdict, not a
  * stack frame (a trace is one failure's context, kept whole however long: see error-context.ts).
  */
-function mayFold(line: string, keywords: number): boolean {
-  return !hasStrongSignal(line, keywords) && !isVerdict(line, keywords) && !isFrame(line);
+function mayFold(table: LineTable, u: number): boolean {
+  const line = table.texts[u]!;
+  return !hasStrongSignal(line, table.keywords[u]!) && !isVerdictText(table, u) && !isFrame(line);
 }

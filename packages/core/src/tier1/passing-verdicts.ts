@@ -1,7 +1,7 @@
 import { DECISION_MARKER } from '@distil/contract';
 import { lineShape } from '../guard/line-shape.js';
 import type { LineTable } from '../guard/line-table.js';
-import { isVerdict } from './verdicts.js';
+import { isVerdictText } from './verdicts.js';
 
 /**
  * Passing verdicts summarised, failing ones verbatim (issue #16). Surefire prints `Tests run: 1,
@@ -42,7 +42,7 @@ export function routinePassingVerdicts(lines: readonly string[], table: LineTabl
     const u = table.ids[i]!;
     if (passing[u] === 0) {
       const line = lines[i]!;
-      passing[u] = isVerdict(line, table.keywords[u]) && isPassingVerdict(line) ? 2 : 1;
+      passing[u] = isVerdictText(table, u) && isPassingVerdict(line) ? 2 : 1;
     }
     if (passing[u] !== 2) continue;
     const shape = lineShape(lines[i]!);

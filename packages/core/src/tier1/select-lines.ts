@@ -4,7 +4,7 @@ import { type LineTable, lineTable } from '../guard/line-table.js';
 import type { KeptEnds } from './alike-guarded.js';
 import { ABOVE, FRAME_SEED, isFrame, keepErrorContext, TRACE } from './error-context.js';
 import { releaseNoise } from './noise-dedup.js';
-import { isVerdict } from './verdicts.js';
+import { isVerdictText } from './verdicts.js';
 
 export interface LineSignals {
   readonly lines: readonly string[];
@@ -48,17 +48,13 @@ export function fixedLines(
   const fixed = new Uint8Array(n);
   const { head, tailStart } = keptEnds(n, tiers);
   const pinned = GuardReason.anchor | GuardReason.diffChange | GuardReason.location | GuardReason.elision;
-  // whether each distinct text is a verdict: 0 not yet known, 1 no, 2 yes
-  const verdict = new Uint8Array(table.texts.length);
   for (let i = 0; i < n; i++) {
     if (released?.[i] === 1) continue;
     if (i < head || i >= tailStart || (guard[i]! & pinned) !== 0) {
       fixed[i] = 1;
       continue;
     }
-    const u = table.ids[i]!;
-    if (verdict[u] === 0) verdict[u] = isVerdict(lines[i]!, table.keywords[u]) ? 2 : 1;
-    if (verdict[u] === 2) fixed[i] = 1;
+    if (isVerdictText(table, table.ids[i]!)) fixed[i] = 1;
   }
   return fixed;
 }

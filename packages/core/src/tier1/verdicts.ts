@@ -1,5 +1,6 @@
 import { DECISION_MARKER } from '@distil/contract';
 import { Keyword, lineKeywords } from '../guard/keywords.js';
+import type { LineTable } from '../guard/line-table.js';
 
 /**
  * Verdict lines carry a run's outcome: test summaries, build results, exit statuses. They are always
@@ -45,4 +46,14 @@ export function isVerdict(line: string, keywords: number = lineKeywords(line)): 
   if ((keywords & Keyword.verdict) === 0) return false;
   const summary = (keywords & Keyword.verdictSummary) !== 0 || STATUS_FIRST.test(line);
   return summary && VERDICT_WORD.test(line) && VERDICT.test(line);
+}
+
+/** isVerdict of distinct text `u` of a block's line table, decided once per text (LineTable.verdicts). */
+export function isVerdictText(table: LineTable, u: number): boolean {
+  let known = table.verdicts[u]!;
+  if (known === 0) {
+    known = isVerdict(table.texts[u]!, table.keywords[u]) ? 2 : 1;
+    table.verdicts[u] = known;
+  }
+  return known === 2;
 }
