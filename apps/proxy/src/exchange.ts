@@ -39,6 +39,33 @@ export interface PreparedExchange extends Exchange {
   readonly stored: Promise<void>;
 }
 
+/** What preparing an exchange's body adds to it (see PreparedExchange). */
+export type Preparation = Omit<PreparedExchange, keyof Exchange>;
+
+/**
+ * The exchange with its preparation. Every field is named rather than spread from the exchange: the
+ * spread went through V8's generic object copy on every request (~9 µs of a warm request's ~450 µs in a
+ * CPU profile), a literal of fixed shape does not.
+ */
+export function prepared(exchange: Exchange, preparation: Preparation): PreparedExchange {
+  const { req, res, rt, clock, upstreamBase, signal } = exchange;
+  const { session, outcome, offered, splicedTokens, model, stored } = preparation;
+  return {
+    req,
+    res,
+    rt,
+    clock,
+    upstreamBase,
+    signal,
+    session,
+    outcome,
+    offered,
+    splicedTokens,
+    model,
+    stored,
+  };
+}
+
 /**
  * Headers for a request the proxy sends upstream: the client's end-to-end headers (credentials
  * untouched), without Distil's own and with identity encoding so the response can be read.

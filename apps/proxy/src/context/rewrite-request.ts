@@ -1,4 +1,4 @@
-import { type Exchange, type PreparedExchange, postUpstream } from '../exchange.js';
+import { type Exchange, type PreparedExchange, postUpstream, prepared } from '../exchange.js';
 import type { DialectTools } from '../expand/distil-tools.js';
 import { credentialDigest, grantHandles } from '../expand/handle-owners.js';
 import { bypassReasonOf } from '../fail-open/part-failure.js';
@@ -212,16 +212,15 @@ export async function rewriteRequest<R extends { model: string }>(
     });
     if (last) rt.rewrites.keep(routeOf(exchange), last);
   }
-  const prepared: PreparedExchange = {
-    ...exchange,
+  const made = prepared(exchange, {
     session,
     outcome,
     offered,
     splicedTokens,
     model: request.model,
     stored: storedFor(exchange, session, outcome),
-  };
-  return { prepared, request, body, rewritten };
+  });
+  return { prepared: made, request, body, rewritten };
 }
 
 /**
@@ -255,16 +254,19 @@ async function rewriteReused<R extends { model: string }>(
   if (offered) session.toolsOffered = true;
   rt.rewrites.keep(routeOf(exchange), made.next);
   rt.rewrites.readThrough++;
-  const prepared: PreparedExchange = {
-    ...exchange,
-    session,
-    outcome,
-    offered,
-    splicedTokens: 0,
-    model: request.model,
-    stored: storedFor(exchange, session, outcome),
+  return {
+    prepared: prepared(exchange, {
+      session,
+      outcome,
+      offered,
+      splicedTokens: 0,
+      model: request.model,
+      stored: storedFor(exchange, session, outcome),
+    }),
+    request: made.sent as unknown as R,
+    body: made.body,
+    rewritten: made.rewritten,
   };
-  return { prepared, request: made.sent as unknown as R, body: made.body, rewritten: made.rewritten };
 }
 
 /**
