@@ -1,11 +1,28 @@
+import { unescapedLiteral } from './unescaped-literal.js';
+
 /** A JSON string literal decoded: its text, and whether its escapes are JSON.stringify's own. */
 export interface DecodedLiteral {
   readonly text: string;
   readonly canonical: boolean;
 }
 
+/**
+ * Literals this long or longer are unescaped as bytes (see unescapedLiteral); shorter ones are parsed,
+ * which costs less than setting up the byte pass.
+ */
+const UNESCAPE_FROM_BYTES = 16 * 1024;
+
 /** Decodes one JSON string literal (quotes included) and checks its escapes. */
 export function decodeLiteral(raw: Buffer, start: number, end: number): DecodedLiteral {
+  if (end - start >= UNESCAPE_FROM_BYTES) {
+    const decoded = unescapedLiteral(raw, start, end);
+    if (decoded) return decoded;
+  }
+  return parsedLiteral(raw, start, end);
+}
+
+/** decodeLiteral by the book: the literal as a string, then JSON.parse (which throws on invalid JSON). */
+function parsedLiteral(raw: Buffer, start: number, end: number): DecodedLiteral {
   const literal = raw.toString('utf8', start, end);
   return { text: JSON.parse(literal) as string, canonical: canonicalEscapes(literal) };
 }

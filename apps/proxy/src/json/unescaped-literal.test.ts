@@ -1,0 +1,101 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalEscapes } from './json-literal.js';
+import { unescapedLiteral } from './unescaped-literal.js';
+
+/** What decoding means: the literal's UTF-8 as a string, parsed; its escapes checked as text. */
+function parsed(raw: Buffer): { text: string; canonical: boolean } {
+  const literal = raw.toString('utf8');
+  return { text: JSON.parse(literal) as string, canonical: canonicalEscapes(literal) };
+}
+
+/**
+ * `text` as a JSON literal, written as JSON.stringify does but for the characters at `picks`, escaped as
+ * JSON allows and JSON.stringify never writes: `\/`, or `\u` with hex in the case `upper` says.
+ */
+function literalOf(text: string, picks: readonly number[], upper: boolean): string {
+  const chars = [...text];
+  const at = new Set(picks.map((p) => p % Math.max(1, chars.length)));
+  const out = chars.map((char, i) => {
+    if (!at.has(i)) return JSON.stringify(char).slice(1, -1);
+    if (char === '/') return '\\/';
+    return Array.from({ length: char.length }, (_, k) => {
+      const hex = char.charCodeAt(k).toString(16).padStart(4, '0');
+      return `\\u${upper ? hex.toUpperCase() : hex}`;
+    }).join('');
+  });
+  return `"${out.join('')}"`;
+}
+
+const anyText = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 60 }),
+  fc.string({
+    unit: fc.constantFrom(
+      'a',
+      '/',
+      '\n',
+      '\t',
+      '"',
+      '\\',
+      '\u0001',
+      '\u001f',
+      'é',
+      '😀',
+      '\ud800',
+      '\udc00',
+      // where UTF-8 takes one byte more
+      '\u007f',
+      '\u0080',
+      '\u07ff',
+      '\u0800',
+      '\uffff',
+      '\u{10000}',
+    ),
+    maxLength: 60,
+  }),
+);
+
+describe('unescapedLiteral', () => {
+  it('decodes as JSON.parse does, with canonicalEscapes’ verdict, or leaves the literal to it', () => {
+    fc.assert(
+      fc.property(anyText, fc.array(fc.nat(), { maxLength: 6 }), fc.boolean(), (text, picks, upper) => {
+        const literal = literalOf(text, picks, upper);
+        const raw = Buffer.from(`[${literal}]`);
+        const decoded = unescapedLiteral(raw, 1, raw.length - 1);
+        const expected = parsed(raw.subarray(1, raw.length - 1));
+        expect(expected.text).toBe(text);
+        // only a lone surrogate (which UTF-8 cannot hold) is left to the parser
+        if (text.isWellFormed()) expect(decoded).not.toBeNull();
+        if (decoded) expect(decoded).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('leaves invalid literals to the parser, which refuses them', () => {
+    for (const bad of ['"a\u0001b"', '"tab\there"', '"\\x41"', '"\\u12G4"', '"\\u12"']) {
+      const raw = Buffer.from(bad);
+      expect(unescapedLiteral(raw, 0, raw.length), bad).toBeNull();
+      expect(() => JSON.parse(bad), bad).toThrow();
+    }
+    // a lone surrogate is valid JSON that UTF-8 cannot hold: the parser decodes it
+    const lone = Buffer.from('"\\ud800\\u0041"');
+    expect(unescapedLiteral(lone, 0, lone.length)).toBeNull();
+    expect(JSON.parse(lone.toString())).toBe('\ud800A');
+    // bytes that are not UTF-8 are replaced by the parser's decode, as before
+    const raw = Buffer.concat([Buffer.from('"ok'), Buffer.from([0xe2, 0x82]), Buffer.from('\\n"')]);
+    expect(unescapedLiteral(raw, 0, raw.length)).toBeNull();
+  });
+
+  it('finds a control byte at every offset and alignment of a long literal', () => {
+    const text = 'x'.repeat(40);
+    for (let shift = 0; shift < 4; shift++) {
+      for (let at = 0; at < text.length; at++) {
+        const raw = Buffer.from(`${' '.repeat(shift)}"${text.slice(0, at)}\u0007${text.slice(at + 1)}"`);
+        expect(unescapedLiteral(raw, shift, raw.length)).toBeNull();
+      }
+      const clean = Buffer.from(`${' '.repeat(shift)}"${text}"`);
+      expect(unescapedLiteral(clean, shift, clean.length)?.text).toBe(text);
+    }
+  });
+});
