@@ -23,6 +23,7 @@ import {
   type ReadyAnswer,
   type WorkerFailure,
 } from './compress-task.js';
+import { SharedTexts } from './shared-text.js';
 import type { SyncsOwed } from './syncs-owed.js';
 import { compressWorkerScript, type WorkerScript } from './worker-script.js';
 
@@ -174,6 +175,8 @@ export class CompressPool {
    * worker added later that could not answers an error, and the caller puts the originals itself).
    */
   #workersWriteDisk = false;
+  /** Where block texts go to the workers (see shared-text.ts). */
+  readonly #texts = new SharedTexts();
   /** Resolves once the pool is ready or given up on (for startup and tests; compress never waits). */
   ready: Promise<void> = Promise.resolve();
 
@@ -291,11 +294,13 @@ export class CompressPool {
     const store = options.store;
     // the worker answers with the compressed block, and says on this port what it did after (see `after`)
     const channel = new MessageChannel();
+    const text = this.#texts.lend(block.text);
     let answer: CompressAnswer | ReadyAnswer | PutAnswer;
     try {
       answer = await pool.run(
         {
-          block,
+          block: { ...block, text: '' },
+          text,
           ...(options.anchors ? { anchors: options.anchors } : {}),
           ...(options.context ? { context: options.context } : {}),
           ...(takesPacked(store) && { pack: true }),
@@ -308,6 +313,8 @@ export class CompressPool {
       channel.port1.close();
       this.#giveUp(`a compress worker failed (${errorLabel(error)})`);
       return compressBlock(block, options);
+    } finally {
+      this.#texts.giveBack(text);
     }
     if ('compressed' in answer) this.#after(block, answer.compressed, answer.staged ?? [], channel.port1);
     else channel.port1.close();

@@ -3,6 +3,7 @@ import type { Block, KeepContext, KeepModelConfig, TierConfig } from '@distil/co
 import type { CompressedBlock, DiskRestoreStoreOptions, PackedOriginal } from '@distil/core';
 import type { BypassReason } from '../fail-open/part-failure.js';
 import type { RecordedPut } from './recording-store.js';
+import type { SharedText } from './shared-text.js';
 
 /** What every compress worker is started with: the keep model to rebuild, the tiers, the token table. */
 export interface CompressWorkerData {
@@ -35,7 +36,10 @@ export interface ReadyAnswer {
  * to the worker by structured clone (a Set of anchors included).
  */
 export interface CompressTask {
+  /** The block, its text empty when `text` holds it. */
   readonly block: Block;
+  /** The block's text in shared memory (see shared-text.ts). */
+  readonly text?: SharedText;
   readonly anchors?: ReadonlySet<string>;
   readonly context?: KeepContext;
   /**

@@ -30,6 +30,7 @@ import {
   type WorkerFailure,
 } from './compress-task.js';
 import { RecordingStore } from './recording-store.js';
+import { readSharedText } from './shared-text.js';
 import { stagingStore } from './syncs-owed.js';
 
 const { keepModel: description, tiers, tokenTable, diskStore } = workerData as CompressWorkerData;
@@ -119,11 +120,13 @@ async function compress(
     const unopened = 'unopened' in store ? store.unopened : undefined;
     return { ready: true, sharedTokenTable, ...(unopened !== undefined && { storeUnopened: unopened }) };
   }
+  // first of all: the pool lends the text's buffer out again once this task is answered
+  const block = task.text ? { ...task.block, text: readSharedText(task.text) } : task.block;
   const recording = store.disk ? null : new RecordingStore();
   const staging = task.stage && store.disk ? new StagedPuts(store.opened) : null;
   let compressed: CompressedBlock | null = null;
   try {
-    compressed = await compressBlock(task.block, {
+    compressed = await compressBlock(block, {
       keepModel,
       store: staging?.store ?? store.disk ?? recording!,
       tiers,
@@ -141,7 +144,7 @@ async function compress(
     return failureOf(error);
   } finally {
     // after the answer: the token counts and the syncs its staged records owe, said once on the port
-    if (task.after) reportAfter(task.after, task.block, compressed, staging);
+    if (task.after) reportAfter(task.after, block, compressed, staging);
   }
 }
 
