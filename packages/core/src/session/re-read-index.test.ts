@@ -44,25 +44,35 @@ function keys(lines: readonly string[]): Set<string> {
 describe('ReReadIndex', () => {
   it('finds the same best match as a plain Map index, through growth and shared lines', () => {
     // Few distinct lines, so entries share lines (lists) and a common line passes the posting cap.
-    const line = fc.integer({ min: 0, max: 400 }).map((n) => `line number ${n % 90 === 0 ? 0 : n}`);
+    // Some lines of any code units (wide spaces, lone surrogates) but '\n', which ends a line.
+    const line = fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc.integer({ min: 0, max: 400 }).map((n) => `line number ${n % 90 === 0 ? 0 : n}`),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.string({ unit: 'binary', maxLength: 12 }).map((l) => l.replaceAll('\n', '')),
+      },
+    );
     const text = fc.array(line, { minLength: 0, maxLength: 40 });
     fc.assert(
       fc.property(fc.array(text, { minLength: 1, maxLength: 90 }), text, (entries, probe) => {
         const index = new ReReadIndex();
         const reference = new MapIndex();
         entries.forEach((lines, entry) => {
-          index.add(entry, lines);
+          index.add(entry, lines.join('\n'));
           reference.add(entry, lines);
         });
         for (const minShare of [0.2, 0.5]) {
-          const got = index.best(probe, minShare);
+          const got = index.best(probe.join('\n'), minShare);
           const want = reference.best(probe, minShare);
           expect(got && { entry: got.entry, shared: got.shared }).toEqual(want);
         }
         // a text looked up and then indexed (its keys computed once) answers like any other entry
-        index.add(entries.length, probe);
+        index.add(entries.length, probe.join('\n'));
         reference.add(entries.length, probe);
-        const again = index.best([...probe], 0.5);
+        const again = index.best([...probe].join('\n'), 0.5);
         expect(again && { entry: again.entry, shared: again.shared }).toEqual(reference.best(probe, 0.5));
       }),
       { numRuns: 200 },
@@ -72,18 +82,18 @@ describe('ReReadIndex', () => {
   it('finds a re-read among thousands of indexed lines', () => {
     const index = new ReReadIndex();
     const text = (n: number) => Array.from({ length: 80 }, (_, i) => `entry ${n} line ${i} of output`);
-    for (let n = 0; n < 100; n++) index.add(n, text(n));
+    for (let n = 0; n < 100; n++) index.add(n, text(n).join('\n'));
     const edited = text(42);
     edited[10] = 'a changed line';
-    expect(index.best(edited, 0.5)).toMatchObject({ entry: 42, shared: 79 });
+    expect(index.best(edited.join('\n'), 0.5)).toMatchObject({ entry: 42, shared: 79 });
   });
 
   it('reads a line the same whatever whitespace, quotes, semicolons and commas it gained or lost', () => {
     const before = ['const a = "x";', 'call(one, two);', '\treturn value;', 'end of block'];
     const after = ["const\u00a0a\u3000=\u2009'x'", 'call(one,two)', '    return value', 'end of\u202fblock,'];
     const index = new ReReadIndex();
-    index.add(0, before);
-    expect(index.best(after, 0.9)).toEqual({ entry: 0, shared: 4, share: 1 });
-    expect(index.best(['const b = "x";', ...after.slice(1)], 0.9)).toBeNull();
+    index.add(0, before.join('\n'));
+    expect(index.best(after.join('\n'), 0.9)).toEqual({ entry: 0, shared: 4, share: 1 });
+    expect(index.best(['const b = "x";', ...after.slice(1)].join('\n'), 0.9)).toBeNull();
   });
 });

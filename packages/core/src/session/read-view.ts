@@ -19,8 +19,8 @@ export class ReadView {
   readonly plain: string;
   #bodyStarts: number[] | undefined;
   #plainStarts: number[] | undefined;
-  /** The constructor's split of `plain`, until plainLines takes it. */
-  #plainLines: string[] | undefined;
+  /** The number of lines of `plain` (and of `body`): a gutter is cut off line by line. */
+  readonly lineCount: number;
 
   constructor(text: string) {
     const envelope = splitEnvelope(text);
@@ -32,18 +32,7 @@ export class ReadView {
     const lines = this.body.split('\n');
     this.numbers = findLineNumbers(lines);
     this.plain = this.numbers === null ? this.body : stripGutter(lines, this.numbers);
-    if (this.numbers === null) this.#plainLines = lines;
-  }
-
-  /**
-   * `plain` split at '\n'. The first call takes the constructor's own split when there is no gutter
-   * (splitting a 200 KB tool output again cost the proxy's event loop a few hundred microseconds) and
-   * lets go of it: a view lives as long as its session, its lines need not.
-   */
-  plainLines(): string[] {
-    const lines = this.#plainLines ?? this.plain.split('\n');
-    this.#plainLines = undefined;
-    return lines;
+    this.lineCount = lines.length;
   }
 
   /** Whether the text had a wrapper or a gutter (else every view is the text itself). */

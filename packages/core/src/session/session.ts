@@ -186,28 +186,29 @@ export class Session {
 
   /** Files a sent block where later blocks look for earlier ones (exact re-sends, re-reads). */
   private remember(sent: SentBlock, seen = this.seen(sent.block.text)): void {
-    const { view, digest, inert, lines } = seen;
+    const { view, digest, inert } = seen;
     this.sent.push({ sent, inert, view });
     this.countedTokens.push(this.contextTokens);
     if (inert && !this.byDigest.has(digest)) this.byDigest.set(digest, sent.position);
-    if (inert && sent.block.text.length >= this.minReferenceChars) this.reReads.add(sent.position, lines);
+    if (inert && sent.block.text.length >= this.minReferenceChars)
+      this.reReads.add(sent.position, view.plain);
   }
 
-  /** What the session compares of a text: its view, the digest re-sends are matched on, its lines. */
+  /** What the session compares of a text: its view (its lines indexed for re-reads), the digest re-sends are matched on. */
   private seen(text: string) {
     const address = addressOf(text);
     const view = new ReadView(text);
     // exact re-sends are matched on the tool's output: Codex's header differs on every run
     const digest = view.wrapped ? addressOf(view.body).digest : address.digest;
     const inert = !text.includes(DECISION_MARKER);
-    return { handle: address.handle, view, digest, inert, lines: view.plainLines() };
+    return { handle: address.handle, view, digest, inert };
   }
 
   private async encodeBlock(block: Block, turn: number): Promise<SentBlock> {
     const position = this.sent.length;
     const text = block.text;
     const seen = this.seen(text);
-    const { handle, view, digest, inert, lines } = seen;
+    const { handle, view, digest, inert } = seen;
     const record = (
       encoding: SentEncoding,
       out: string,
@@ -255,12 +256,12 @@ export class Session {
     }
 
     if (referable && this.options.cacheDelta !== false) {
-      const match = this.reReads.best(lines, this.options.minShare ?? 0.5);
+      const match = this.reReads.best(view.plain, this.options.minShare ?? 0.5);
       const earlier = match ? this.sent[match.entry] : undefined;
       // a diff's line numbers mean the same in both versions only when both start at the same line
       const aligned = earlier?.view.firstNumber === view.firstNumber;
       if (match && earlier?.inert && aligned && !this.showsStickyFolded(match.entry)) {
-        const delta = await this.delta(earlier, view, lines.length, handle, match.share);
+        const delta = await this.delta(earlier, view, view.lineCount, handle, match.share);
         if (delta && delta.text.length <= this.maxDeltaRatio * text.length) {
           await this.keep(text);
           return record(delta.encoding, view.wrap(delta.text), [handle], match.entry);
