@@ -1,5 +1,5 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { addressOf, type Block, type Handle } from '@distil/contract';
+import { addressOf, type Block, type ContentAddress, type Handle } from '@distil/contract';
 import { type SentBlock, Session, type SessionHistory, type SessionOptions } from '@distil/core';
 import { rememberSavedTokens, savedTokensNow } from '../pool/block-tokens.js';
 
@@ -7,8 +7,11 @@ import { rememberSavedTokens, savedTokensNow } from '../pool/block-tokens.js';
 interface SleepingBlock {
   readonly sent: Omit<SentBlock, 'block' | 'text'>;
   readonly block: Omit<Block, 'text'>;
-  /** sha256 of the original text (hex): a resent text takes the block's place only if it is the same. */
-  readonly digest: string;
+  /**
+   * The original text's content address: a resent text takes the block's place only if its sha256 is
+   * this digest, and the woken session takes the address as it is rather than hashing the text again.
+   */
+  readonly address: ContentAddress;
   /** Tokens the sent text saved (counted once; a woken block does not count them again). */
   readonly saved: number;
 }
@@ -92,7 +95,7 @@ export class SessionBranch {
       while (i < limit && context[i]!.block.text === texts[i]) i++;
     } else {
       const blocks = this.#sleeping!.blocks;
-      while (i < limit && blocks[i]!.digest === digestOf(i)) i++;
+      while (i < limit && blocks[i]!.address.digest === digestOf(i)) i++;
     }
     return i;
   }
@@ -104,7 +107,10 @@ export class SessionBranch {
    * this branch's first `length` (matchLength), for a branch that sleeps.
    */
   fork(length: number, texts: readonly string[]): SessionBranch {
-    return new SessionBranch(this.options, Session.resume(this.options, this.#history(texts), length));
+    return new SessionBranch(
+      this.options,
+      Session.resume(this.options, this.#history(texts, length), length),
+    );
   }
 
   /**
@@ -122,7 +128,8 @@ export class SessionBranch {
       blocks: history.context.map(({ block: { text, ...block }, text: _sent, ...sent }, i) => ({
         sent,
         block,
-        digest: addressOf(text).digest,
+        // the session's own, from when it first met the text (hashed again only for a history without)
+        address: history.addresses?.[i] ?? addressOf(text),
         saved: savedTokensNow(history.context[i]!),
       })),
       // copied out of zlib's 16 KB output chunk, which would otherwise be held whole
@@ -140,12 +147,15 @@ export class SessionBranch {
   wake(texts: readonly string[]): void {
     if (this.#session) return;
     if (texts.length < this.length) throw new Error('a sleeping branch wakes only with all of its texts');
-    this.#session = Session.resume(this.options, this.#history(texts));
+    this.#session = Session.resume(this.options, this.#history(texts, this.length));
     this.#sleeping = null;
   }
 
-  /** The branch's history; asleep, with the original texts taken from `texts`. */
-  #history(texts: readonly string[]): SessionHistory {
+  /**
+   * The branch's history; asleep, with the original texts taken from `texts`, the first `matched` of
+   * which matched its digests (their addresses are then known).
+   */
+  #history(texts: readonly string[], matched: number): SessionHistory {
     if (this.#session) return this.#session.history();
     const sleeping = this.#sleeping!;
     const length = Math.min(texts.length, sleeping.blocks.length);
@@ -165,6 +175,7 @@ export class SessionBranch {
       sticky: sleeping.sticky,
       turns: length === sleeping.blocks.length ? sleeping.turns : (context.at(-1)?.turn ?? -1) + 1,
       countedTokens: sleeping.countedTokens.slice(0, length),
+      addresses: sleeping.blocks.slice(0, Math.min(length, matched)).map((block) => block.address),
     };
   }
 

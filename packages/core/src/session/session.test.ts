@@ -1,5 +1,5 @@
 import { SalienceKeepModel } from '@distil/codec';
-import { type Block, DECISION_MARKER, TierConfig } from '@distil/contract';
+import { addressOf, type Block, DECISION_MARKER, TierConfig } from '@distil/contract';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryRestoreStore } from '../store/memory-store.js';
@@ -119,6 +119,13 @@ describe('Session', () => {
         const resumed = Session.resume({ compress, store }, first.history());
         // the whole history cut back to the same turns (a fork), every later expansion still sticky
         const forked = Session.resume({ compress, store }, whole.history(), lengthAtCut);
+        // the addresses a history carries are the ones hashing its texts gives
+        const addresses = (s: Session) => s.history().addresses!.map((a) => a.digest);
+        const hashed = (s: Session) => s.context.map((sent) => addressOf(sent.block.text).digest);
+        const { addresses: _, ...unaddressed } = first.history();
+        expect(addresses(resumed)).toEqual(hashed(resumed));
+        expect(addresses(Session.resume({ compress, store }, unaddressed))).toEqual(addresses(resumed));
+        expect(addresses(forked)).toEqual(hashed(forked));
         for (const [t, turn] of turns.slice(cut).entries()) {
           const { added } = await resumed.addTurn(blocksOf(turn));
           if (expandAt !== null && cut + t === expandAt % turns.length)

@@ -1,4 +1,11 @@
-import { addressOf, type Block, DECISION_MARKER, type Handle, type RestoreStore } from '@distil/contract';
+import {
+  addressOf,
+  type Block,
+  type ContentAddress,
+  DECISION_MARKER,
+  type Handle,
+  type RestoreStore,
+} from '@distil/contract';
 import { countTokens } from '../tokens.js';
 import { compareSource } from './ast-delta.js';
 import type { BlockCompressor } from './block-compressor.js';
@@ -83,6 +90,11 @@ export interface SessionHistory {
   readonly turns: number;
   /** The context's counted tokens after each block (see minCacheableTokens), one entry per block. */
   readonly countedTokens: readonly number[];
+  /**
+   * The content address of each block's original text, for as many leading blocks as are known: resume
+   * takes them instead of hashing those texts again (a woken 200 KB conversation hashed them twice).
+   */
+  readonly addresses?: readonly ContentAddress[];
 }
 
 /** An earlier block as the session remembers it. */
@@ -92,6 +104,8 @@ interface Remembered {
   readonly inert: boolean;
   /** The tool's output without the client's wrapper and line numbers, as re-reads compare it. */
   readonly view: ReadView;
+  /** The content address of the block's original text. */
+  readonly address: ContentAddress;
 }
 
 /**
@@ -135,6 +149,7 @@ export class Session {
       sticky: [...this.sticky],
       turns: this.turns,
       countedTokens: this.countedTokens.slice(),
+      addresses: this.sent.map((r) => r.address),
     };
   }
 
@@ -149,7 +164,8 @@ export class Session {
     const session = new Session(options);
     for (let i = 0; i < length; i++) {
       session.contextTokens = history.countedTokens[i] ?? 0;
-      session.remember(history.context[i]!);
+      const sent = history.context[i]!;
+      session.remember(sent, session.seen(sent.block.text, history.addresses?.[i]));
     }
     for (const handle of history.sticky) session.sticky.add(handle);
     const last = history.context[length - 1];
@@ -186,8 +202,8 @@ export class Session {
 
   /** Files a sent block where later blocks look for earlier ones (exact re-sends, re-reads). */
   private remember(sent: SentBlock, seen = this.seen(sent.block.text)): void {
-    const { view, digest, inert } = seen;
-    this.sent.push({ sent, inert, view });
+    const { view, digest, inert, address } = seen;
+    this.sent.push({ sent, inert, view, address });
     this.countedTokens.push(this.contextTokens);
     if (inert && !this.byDigest.has(digest)) this.byDigest.set(digest, sent.position);
     if (inert && sent.block.text.length >= this.minReferenceChars)
@@ -195,13 +211,12 @@ export class Session {
   }
 
   /** What the session compares of a text: its view (its lines indexed for re-reads), the digest re-sends are matched on. */
-  private seen(text: string) {
-    const address = addressOf(text);
+  private seen(text: string, address: ContentAddress = addressOf(text)) {
     const view = new ReadView(text);
     // exact re-sends are matched on the tool's output: Codex's header differs on every run
     const digest = view.wrapped ? addressOf(view.body).digest : address.digest;
     const inert = !text.includes(DECISION_MARKER);
-    return { handle: address.handle, view, digest, inert };
+    return { handle: address.handle, address, view, digest, inert };
   }
 
   private async encodeBlock(block: Block, turn: number): Promise<SentBlock> {
