@@ -87,6 +87,13 @@ describe('unescapedLiteral', () => {
     expect(unescapedLiteral(raw, 0, raw.length)).toBeNull();
   });
 
+  it('decodes a literal longer than the scratch it keeps, then a short one with the kept scratch', () => {
+    for (const text of ['line "quoted"\tand tabbed\n'.repeat(100_000), 'short\nlines\n'.repeat(2_000)]) {
+      const raw = Buffer.from(JSON.stringify(text));
+      expect(unescapedLiteral(raw, 0, raw.length)).toEqual({ text, canonical: true });
+    }
+  });
+
   it('finds a control byte at every offset and alignment of a long literal', () => {
     const text = 'x'.repeat(40);
     for (let shift = 0; shift < 4; shift++) {

@@ -3,9 +3,16 @@ import type { DecodedLiteral } from './json-literal.js';
 
 const BACKSLASH = 0x5c;
 
-/** Scratch for the unescaped bytes, reused; one that grew past this is dropped after its literal. */
-const KEEP_SCRATCH_BYTES = 4 * 1024 * 1024;
+/** Scratch for the unescaped bytes, reused up to this size; a longer literal gets one of its own. */
+const KEEP_SCRATCH_BYTES = 2 * 1024 * 1024;
 let scratch = Buffer.allocUnsafe(0);
+
+/** A scratch buffer of at least `bytes`: the kept one, grown, or one for this literal alone. */
+function scratchFor(bytes: number): Buffer {
+  if (bytes > KEEP_SCRATCH_BYTES) return Buffer.allocUnsafe(bytes);
+  if (scratch.length < bytes) scratch = Buffer.allocUnsafe(Math.max(bytes, 64 * 1024));
+  return scratch;
+}
 
 /**
  * A long JSON string literal (quotes included) decoded from its bytes: its escapes are undone into a
@@ -21,9 +28,7 @@ let scratch = Buffer.allocUnsafe(0);
 export function unescapedLiteral(raw: Buffer, start: number, end: number): DecodedLiteral | null {
   const body = raw.subarray(start + 1, end - 1);
   if (!isUtf8(body) || hasControlByte(body)) return null;
-  if (scratch.length < body.length || scratch.length > KEEP_SCRATCH_BYTES)
-    scratch = Buffer.allocUnsafe(Math.max(body.length, 64 * 1024));
-  const out = scratch;
+  const out = scratchFor(body.length);
   let written = 0;
   let canonical = true;
   let from = 0;

@@ -14,10 +14,13 @@ export interface SharedText {
 
 /** A new buffer is at least this big (and a power of two), so that one serves many results. */
 const MIN_BYTES = 256 * 1024;
-/** Buffers kept for reuse: one per block a worker may hold at once, on a few cores. */
-const MAX_KEPT = 4;
-/** A buffer bigger than this (a text over 8 M units) is used once and left to the GC. */
-const MAX_KEPT_BYTES = 16 * 1024 * 1024;
+/**
+ * Buffers kept for reuse (at most 4 MB in all): a result rarely comes while another is with a worker,
+ * and a buffer past the few kept is simply made anew.
+ */
+const MAX_KEPT = 2;
+/** A buffer bigger than this (a text over 1 M units) is used once and left to the GC. */
+const MAX_KEPT_BYTES = 2 * 1024 * 1024;
 
 /** The shared buffers of one pool: lent out with a text, given back once the worker answered. */
 export class SharedTexts {

@@ -88,6 +88,18 @@ describe('ReReadIndex', () => {
     expect(index.best(edited.join('\n'), 0.5)).toMatchObject({ entry: 42, shared: 79 });
   });
 
+  it('indexes a text longer than the scratch it keeps, and the next one again with the kept scratch', () => {
+    const long = Array.from({ length: 120_000 }, (_, i) => `output line ${i}`).join('\n');
+    expect(long.length * 2).toBeGreaterThan(2 * 1024 * 1024);
+    const index = new ReReadIndex();
+    index.add(0, long);
+    index.add(1, 'a short text\nof two lines');
+    // 32-bit line hashes: among 120,000 lines a collision or two is expected (it only merges two lines)
+    expect(index.best(long, 0.9)).toMatchObject({ entry: 0, share: 1 });
+    expect(index.best(long, 0.9)!.shared).toBeGreaterThan(119_990);
+    expect(index.best('a short text\nof two lines', 0.9)).toEqual({ entry: 1, shared: 2, share: 1 });
+  });
+
   it('reads a line the same whatever whitespace, quotes, semicolons and commas it gained or lost', () => {
     const before = ['const a = "x";', 'call(one, two);', '\treturn value;', 'end of block'];
     const after = ["const\u00a0a\u3000=\u2009'x'", 'call(one,two)', '    return value', 'end of\u202fblock,'];

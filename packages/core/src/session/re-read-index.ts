@@ -168,28 +168,35 @@ function distinctLines(text: string): Uint32Array {
   return sorted.slice(0, distinct);
 }
 
-/** Scratch kept between texts, up to this many bytes each (a bigger one serves one text). */
-const KEEP_SCRATCH_BYTES = 4 * 1024 * 1024;
+/** Scratch kept between texts up to this many bytes each; a longer text gets arrays of its own. */
+const KEEP_SCRATCH_BYTES = 2 * 1024 * 1024;
 let unitScratch = new Uint16Array(0);
 let unitBytes = Buffer.alloc(0);
 let hashArray = new Uint32Array(0);
 
-/** `text`'s code units in the reused scratch (`Buffer.write` copies UTF-16 units as they are, lone ones too). */
+/** `text`'s code units in a scratch array (`Buffer.write` copies UTF-16 units as they are, lone ones too). */
 function unitsOf(text: string): Uint16Array {
-  if (unitScratch.length < text.length || unitScratch.byteLength > KEEP_SCRATCH_BYTES) {
-    unitScratch = new Uint16Array(Math.max(text.length, 1024));
-    unitBytes = Buffer.from(unitScratch.buffer, unitScratch.byteOffset, unitScratch.byteLength);
+  let units = unitScratch;
+  let bytes = unitBytes;
+  if (units.length < text.length) {
+    units = new Uint16Array(Math.max(text.length, 1024));
+    bytes = Buffer.from(units.buffer, units.byteOffset, units.byteLength);
+    if (units.byteLength <= KEEP_SCRATCH_BYTES) {
+      unitScratch = units;
+      unitBytes = bytes;
+    }
   }
-  if (LITTLE_ENDIAN) unitBytes.write(text, 0, 'utf16le');
-  else for (let k = 0; k < text.length; k++) unitScratch[k] = text.charCodeAt(k);
-  return unitScratch;
+  if (LITTLE_ENDIAN) bytes.write(text, 0, 'utf16le');
+  else for (let k = 0; k < text.length; k++) units[k] = text.charCodeAt(k);
+  return units;
 }
 
-/** A reused array of at least `length` hashes. */
+/** An array of at least `length` hashes: the kept one, or one of its own past KEEP_SCRATCH_BYTES. */
 function hashScratch(length: number): Uint32Array {
-  if (hashArray.length < length || hashArray.byteLength > KEEP_SCRATCH_BYTES)
-    hashArray = new Uint32Array(Math.max(length, 1024));
-  return hashArray;
+  if (hashArray.length >= length) return hashArray;
+  const hashes = new Uint32Array(Math.max(length, 1024));
+  if (hashes.byteLength <= KEEP_SCRATCH_BYTES) hashArray = hashes;
+  return hashes;
 }
 
 /** Per ASCII unit, 1 when it is ignored: see isIgnoredWide for the rest. */
