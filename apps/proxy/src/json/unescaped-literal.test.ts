@@ -73,11 +73,14 @@ describe('unescapedLiteral', () => {
   });
 
   it('leaves invalid literals to the parser, which refuses them', () => {
-    for (const bad of ['"a\u0001b"', '"tab\there"', '"\\x41"', '"\\u12G4"', '"\\u12"']) {
+    for (const bad of ['"a\u0001b"', '"tab\there"', '"\\x41"', '"\\é"', '"\\u12G4"', '"\\u12"']) {
       const raw = Buffer.from(bad);
       expect(unescapedLiteral(raw, 0, raw.length), bad).toBeNull();
       expect(() => JSON.parse(bad), bad).toThrow();
     }
+    // a range whose last byte is a backslash (its closing quote escaped) is not a literal
+    const open = Buffer.from('"ab\\"');
+    expect(unescapedLiteral(open, 0, open.length)).toBeNull();
     // a lone surrogate is valid JSON that UTF-8 cannot hold: the parser decodes it
     const lone = Buffer.from('"\\ud800\\u0041"');
     expect(unescapedLiteral(lone, 0, lone.length)).toBeNull();

@@ -34,8 +34,9 @@ export function unescapedLiteral(raw: Buffer, start: number, end: number): Decod
   let from = 0;
   for (let at = body.indexOf(BACKSLASH); at >= 0; at = body.indexOf(BACKSLASH, from)) {
     written += body.copy(out, written, from, at);
-    const kind = body[at + 1]!;
-    const simple = SIMPLE_ESCAPES[kind]!;
+    // a backslash that ends the body (its literal's quote escaped) escapes nothing
+    const kind = at + 1 < body.length ? body[at + 1]! : -1;
+    const simple = kind < 0 ? 0 : SIMPLE_ESCAPES[kind]!;
     if (simple !== 0) {
       out[written++] = simple;
       if (kind === 0x2f) canonical = false; // `\/`: JSON.stringify leaves `/` as it is
@@ -63,9 +64,9 @@ export function unescapedLiteral(raw: Buffer, start: number, end: number): Decod
   return { text: out.toString('utf8', 0, written), canonical };
 }
 
-/** The byte each one-character escape stands for, by the character after the backslash (0: none such). */
+/** The byte each one-character escape stands for, by the byte after the backslash (0: none such). */
 const SIMPLE_ESCAPES = (() => {
-  const table = new Uint8Array(128);
+  const table = new Uint8Array(256);
   table[0x22] = 0x22; // \"
   table[0x5c] = 0x5c; // \\
   table[0x2f] = 0x2f; // \/
