@@ -72,6 +72,57 @@ describe('unescapedLiteral', () => {
     );
   });
 
+  it('on any bytes between two quotes, decodes as JSON.parse does or leaves them to it, and never takes what it refuses', () => {
+    // bytes that make escapes, quotes, control characters and UTF-8 (whole, cut short, surrogate-coded)
+    const byte = fc.constantFrom(
+      0x5c,
+      0x22,
+      0x75,
+      0x6e,
+      0x2f,
+      0x74,
+      0x62,
+      0x30,
+      0x31,
+      0x38,
+      0x41,
+      0x44,
+      0x61,
+      0x64,
+      0x66,
+      0x78,
+      0x20,
+      0x01,
+      0x1f,
+      0xc3,
+      0xa9,
+      0xe2,
+      0x82,
+      0xac,
+      0xed,
+      0xa0,
+      0x80,
+      0xf0,
+      0x9f,
+      0x98,
+    );
+    fc.assert(
+      fc.property(fc.array(byte, { maxLength: 24 }), (bytes) => {
+        const raw = Buffer.from([0x22, ...bytes, 0x22]);
+        let expected: { text: string; canonical: boolean } | null = null;
+        try {
+          expected = parsed(raw);
+        } catch {
+          // not a JSON string: the unescaper must refuse it too
+        }
+        const decoded = unescapedLiteral(raw, 0, raw.length);
+        if (expected === null) expect(decoded).toBeNull();
+        else if (decoded !== null) expect(decoded).toEqual(expected);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('leaves invalid literals to the parser, which refuses them', () => {
     for (const bad of ['"a\u0001b"', '"tab\there"', '"\\x41"', '"\\é"', '"\\u12G4"', '"\\u12"']) {
       const raw = Buffer.from(bad);

@@ -21,9 +21,10 @@ function scratchFor(bytes: number): Buffer {
  * of its own, and on a VM every page of it costs a fault when first written (~0.85 ms per 200 KB string
  * here). This makes one, the text itself, so a new 200 KB tool result costs the event loop ~1 ms less.
  *
- * Null (the caller parses it instead, which throws on invalid JSON) for anything but valid UTF-8 free of
- * raw control characters, with JSON's escapes only, none standing for a lone surrogate (UTF-8 cannot hold
- * one): the text is then exactly what JSON.parse gives, and `canonical` what canonicalEscapes says.
+ * Null (the caller parses it instead, which throws on invalid JSON) for anything but one literal in valid
+ * UTF-8, free of raw control characters and raw quotes, with JSON's escapes only, none standing for a
+ * lone surrogate (UTF-8 cannot hold one): the text is then exactly what JSON.parse gives, and `canonical`
+ * what canonicalEscapes says.
  */
 export function unescapedLiteral(raw: Buffer, start: number, end: number): DecodedLiteral | null {
   const body = raw.subarray(start + 1, end - 1);
@@ -32,6 +33,9 @@ export function unescapedLiteral(raw: Buffer, start: number, end: number): Decod
   let written = 0;
   let canonical = true;
   let from = 0;
+  // every `"` inside must be an escape's: a raw one would end the literal where the range does not
+  let quotes = 0;
+  for (let q = body.indexOf(0x22); q >= 0; q = body.indexOf(0x22, q + 1)) quotes++;
   for (let at = body.indexOf(BACKSLASH); at >= 0; at = body.indexOf(BACKSLASH, from)) {
     written += body.copy(out, written, from, at);
     // a backslash that ends the body (its literal's quote escaped) escapes nothing
@@ -39,6 +43,7 @@ export function unescapedLiteral(raw: Buffer, start: number, end: number): Decod
     const simple = kind < 0 ? 0 : SIMPLE_ESCAPES[kind]!;
     if (simple !== 0) {
       out[written++] = simple;
+      if (kind === 0x22) quotes--;
       if (kind === 0x2f) canonical = false; // `\/`: JSON.stringify leaves `/` as it is
       from = at + 2;
       continue;
@@ -60,6 +65,7 @@ export function unescapedLiteral(raw: Buffer, start: number, end: number): Decod
     if (!canonicalUnicodeEscape(body, at, unit)) canonical = false;
     written = putUtf8(out, written, unit);
   }
+  if (quotes !== 0) return null;
   written += body.copy(out, written, from, body.length);
   return { text: out.toString('utf8', 0, written), canonical };
 }
