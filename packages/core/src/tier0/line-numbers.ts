@@ -27,6 +27,14 @@ export function gutterOf(numbers: LineNumbers, index: number): string {
 }
 
 /**
+ * Whether a text's first line starts with a gutter: if not, the text has none (see findLineNumbers), and
+ * the caller need not split it into lines to find out.
+ */
+export function startsWithGutter(firstLine: string): boolean {
+  return FIRST_GUTTER.test(firstLine);
+}
+
+/**
  * The line-number gutter on `lines` (without terminators), or null. Recognised only when every line of
  * the run carries exactly the next number in the first line's format, so stripping and re-adding it is
  * exact by construction; the run ends at the first line that does not.
