@@ -241,11 +241,13 @@ export async function coldBesideWarm(
   const proxyUrl = `http://127.0.0.1:${options.proxyPort}${route}`;
   const directAgent = new Agent({ keepAlive: true, maxSockets: 1 });
   const coldAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+  // Every body is made before anything is timed: the client shares the cores with the proxy, so a body
+  // built during the cold window would be counted as what the cold request adds to the warm streams.
+  const coldBodies = Array.from({ length: colds }, (_, i) => Buffer.from(bigToolResult(500 + i)));
+  const aloneBodies = Array.from({ length: 24 }, (_, i) => Buffer.from(bigToolResult(900 + i)));
   const direct: number[] = [];
-  for (let i = 0; i < colds; i++)
-    direct.push(
-      await post(directAgent, `${options.upstream}${route}`, Buffer.from(bigToolResult(500 + i)), auth),
-    );
+  for (const body of coldBodies)
+    direct.push(await post(directAgent, `${options.upstream}${route}`, body, auth));
   const directWarm: number[] = [];
   for (let i = 0; i < 40; i++)
     directWarm.push(await post(directAgent, `${options.upstream}${route}`, warmBody, auth));
@@ -253,10 +255,10 @@ export async function coldBesideWarm(
 
   // Alone first: what one new result costs the proxy's event loop (which every other stream waits on)
   // and its other threads, in CPU time (clock ticks of 10 ms, averaged over the requests).
-  const alone = 24;
+  const alone = aloneBodies.length;
   const before = threadCpu(options.proxyPid);
   for (let i = 0; i < alone; i++)
-    await post(coldAgent, proxyUrl, Buffer.from(bigToolResult(900 + i)), {
+    await post(coldAgent, proxyUrl, aloneBodies[i]!, {
       ...auth,
       'x-distil-session': `alone-${i}`,
     });
@@ -286,7 +288,7 @@ export async function coldBesideWarm(
   const cold: number[] = [];
   for (let i = 0; i < colds; i++)
     cold.push(
-      await post(coldAgent, proxyUrl, Buffer.from(bigToolResult(500 + i)), {
+      await post(coldAgent, proxyUrl, coldBodies[i]!, {
         ...auth,
         'x-distil-session': `big-${i}`,
       }),
@@ -326,8 +328,8 @@ export async function coldBehindModel(
   const headers = { ...auth, 'x-bench-first-byte-ms': String(firstByteMs) };
   const direct: number[] = [];
   const proxied: number[] = [];
-  for (let i = 0; i < colds; i++) {
-    const body = Buffer.from(bigToolResult(1500 + i));
+  const bodies = Array.from({ length: colds }, (_, i) => Buffer.from(bigToolResult(1500 + i)));
+  for (const [i, body] of bodies.entries()) {
     direct.push(await post(agent, `${options.upstream}${route}`, body, headers));
     proxied.push(
       await post(agent, `http://127.0.0.1:${options.proxyPort}${route}`, body, {

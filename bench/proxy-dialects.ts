@@ -89,13 +89,18 @@ export function conversation(seed: number, dialect: Dialect = 'messages'): strin
  */
 export function bigToolResult(seed: number): string {
   const lines: string[] = [];
-  for (let i = 0; lines.join('\n').length < 200 * 1024 && i < 100_000; i += 50) {
-    for (let j = i; j < i + 50; j++)
-      lines.push(
+  // the joined length, kept as lines are added (joining to measure made this the client's largest cost
+  // in the cold scenarios, on the cores the proxy uses)
+  let joined = 0;
+  for (let i = 0; joined < 200 * 1024 && i < 100_000; i += 50) {
+    for (let j = i; j < i + 50; j++) {
+      const line =
         j % 97 === 41
           ? `ERROR build ${seed}: module_${j} failed: cannot resolve ./dep_${(j * 31) % 977}`
-          : `INFO build ${seed} step ${j}: compiled src/module_${j}.ts in ${(j * 13) % 211} ms (${(j * 7919) % 100000} bytes)`,
-      );
+          : `INFO build ${seed} step ${j}: compiled src/module_${j}.ts in ${(j * 13) % 211} ms (${(j * 7919) % 100000} bytes)`;
+      joined += (lines.length > 0 ? 1 : 0) + line.length;
+      lines.push(line);
+    }
   }
   const id = `toolu_big_${seed}`;
   return JSON.stringify({

@@ -189,7 +189,11 @@ export class Session {
   /** Adds the blocks of the next turn and returns what to send. Calls are serialised in call order. */
   addTurn(blocks: readonly Block[]): Promise<SessionTurn> {
     const result = this.queue.then(() => this.encodeTurn(blocks));
-    this.queue = result.catch(() => undefined);
+    // settled to nothing either way: a queue that resolved to the turn would hold its texts until the next
+    this.queue = result.then(
+      () => undefined,
+      () => undefined,
+    );
     return result;
   }
 
