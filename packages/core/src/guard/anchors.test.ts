@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anchorsIn, collectAnchors } from './anchors.js';
+import { anchoredTexts, anchorsIn, collectAnchors, pathTokens } from './anchors.js';
 
 /** The definition anchorsIn scans for: both patterns' matches over the whole line, in that order. */
 function anchorsByPattern(line: string, anchors: ReadonlySet<string>): string[] {
@@ -90,5 +90,124 @@ describe('anchorsIn', () => {
       './logs/run-3.log',
     ]);
     expect(anchorsByPattern(line, anchors)).toEqual([...anchorsIn(line, anchors)]);
+  });
+});
+
+/**
+ * The definition anchoredTexts follows, over anchorsByPattern: anchors that name at most `maxLines`
+ * lines, fewest first (ties in order of first appearance), each taken whole while the lines covered stay
+ * within `maxLines`.
+ */
+function anchoredByDefinition(
+  texts: readonly string[],
+  repeats: Int32Array,
+  anchors: ReadonlySet<string>,
+  maxLines: number,
+): number[] {
+  const postings = new Map<string, number[]>();
+  texts.forEach((text, u) => {
+    for (const token of anchorsByPattern(text, anchors)) {
+      if (!postings.has(token)) postings.set(token, []);
+      postings.get(token)!.push(u);
+    }
+  });
+  const lines = (us: readonly number[]): number => us.reduce((n, u) => n + repeats[u]!, 0);
+  const anchored = new Array<number>(texts.length).fill(0);
+  let covered = 0;
+  const candidates = [...postings].filter(([, us]) => lines(us) <= maxLines);
+  candidates.sort((a, b) => lines(a[1]) - lines(b[1]));
+  for (const [, us] of candidates) {
+    const added = lines(us.filter((u) => anchored[u] === 0));
+    if (covered + added > maxLines) continue;
+    for (const u of us) anchored[u] = 1;
+    covered += added;
+  }
+  return anchored;
+}
+
+describe('anchoredTexts', () => {
+  it('singles out the lines its definition does, whatever the texts, repeats and anchors', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.constantFrom(...PIECES), { maxLength: 16 }), { maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 4 }), { maxLength: 30 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        fc.integer({ min: 0, max: 12 }),
+        (pieces, counts, picks, maxLines) => {
+          const texts = pieces.map((p) => p.join(''));
+          const repeats = Int32Array.from(texts, (_, u) => counts[u] ?? 1);
+          const all = texts.join(' ');
+          const anchors = new Set<string>();
+          for (const token of collectAnchors([all])) if (picks.includes(token.length)) anchors.add(token);
+          for (let k = 0; k + 1 < picks.length; k += 2)
+            anchors.add(
+              all.slice(picks[k]! % (all.length + 1), (picks[k]! % (all.length + 1)) + (picks[k + 1]! % 9)),
+            );
+          expect([...anchoredTexts(texts, repeats, anchors, maxLines)]).toEqual(
+            anchoredByDefinition(texts, repeats, anchors, maxLines),
+          );
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('scans a block of several batches and a text longer than one', () => {
+    const texts = Array.from(
+      { length: 3000 },
+      (_, u) => `step ${u}: compiled src/module_${u % 700}.ts in build_${u}`,
+    );
+    texts.splice(1500, 0, `${'word '.repeat(14_000)}build_42 failed`);
+    const repeats = new Int32Array(texts.length).fill(1);
+    const anchors = new Set([
+      'build_42',
+      'src/module_7.ts',
+      'module_699',
+      'compiled',
+      'failed',
+      'build_2999',
+    ]);
+    const anchored = anchoredTexts(texts, repeats, anchors, 20);
+    expect([...anchored]).toEqual(anchoredByDefinition(texts, repeats, anchors, 20));
+    // the long text and the last line are among those singled out
+    expect(anchored[1500]).toBe(1);
+    expect(anchored[texts.length - 1]).toBe(1);
+  });
+});
+
+describe('pathTokens', () => {
+  const PATH_TOKEN = /[\w.-]*\/[\w./-]*\w|[\w-]+\.[A-Za-z]\w{0,7}\b/g;
+  const tokens = (text: string): string[] => {
+    const found: string[] = [];
+    pathTokens(text, (from, to) => found.push(text.slice(from, to)));
+    return found;
+  };
+
+  it("gives the path pattern's matches, in order, whatever the text", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'Z', '_', '7', 'abcdefgh', 'x9', '.', '/', '-', ' ', ':', 'é', '\\'), {
+          maxLength: 60,
+        }),
+        (pieces) => {
+          const text = pieces.join('');
+          expect(tokens(text)).toEqual([...text.matchAll(PATH_TOKEN)].map((m) => m[0]));
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads a long run once: an SVG path an agent wrote, as a tool call input', () => {
+    const svg = (path: string): string =>
+      JSON.stringify({ file_path: 'src/icon.svg', content: `<svg><path d="${path}"/></svg>` });
+    const short = svg('M12.5-3.2L4.5-6.7'.repeat(3));
+    // on the short one, what both patterns find (none of its tokens is too common to count)
+    const byPatterns = [...short.matchAll(/[A-Za-z_]\w*|\d{3,}/g), ...short.matchAll(PATH_TOKEN)]
+      .map((m) => m[0])
+      .filter((token) => token.length >= 4);
+    expect(collectAnchors([short])).toEqual(new Set(byPatterns));
+    // 204 KB of `[\w.-]` with no `/`: the pattern backtracks over it from every start, for minutes
+    expect(collectAnchors([svg('M12.5-3.2L4.5-6.7'.repeat(12_000))])).toEqual(collectAnchors([short]));
   });
 });

@@ -11,9 +11,11 @@
  * everywhere (`directory`, `command`, `build`) names half the lines of a build log and points at none.
  */
 
+import { scratchCodeUnits } from '../pipeline/code-units.js';
+
 // Words (identifiers split at '-', '.' and '/') and numbers of three or more digits; paths whole.
 const ANCHOR_TOKEN = /[A-Za-z_]\w*|\d{3,}/g;
-const PATH_TOKEN = /[\w.-]*\/[\w./-]*\w|[\w-]+\.[A-Za-z]\w{0,7}\b/g;
+// PATH_TOKEN, the paths: the matches of /[\w.-]*\/[\w./-]*\w|[\w-]+\.[A-Za-z]\w{0,7}\b/g, found by pathTokens.
 const MIN_ANCHOR_LENGTH = 4;
 // Words too common to anchor anything.
 const COMMON = new Set(
@@ -31,14 +33,12 @@ export const DEFAULT_ANCHORED_LINES = 20;
 /** Collects anchor tokens from trusted texts (user requests, the agent's tool calls and its own text). */
 export function collectAnchors(trustedTexts: Iterable<string>): Set<string> {
   const anchors = new Set<string>();
+  const take = (token: string): void => {
+    if (token.length >= MIN_ANCHOR_LENGTH && !COMMON.has(token.toLowerCase())) anchors.add(token);
+  };
   for (const text of trustedTexts) {
-    for (const pattern of [ANCHOR_TOKEN, PATH_TOKEN]) {
-      for (const match of text.matchAll(pattern)) {
-        const token = match[0];
-        if (token.length < MIN_ANCHOR_LENGTH || COMMON.has(token.toLowerCase())) continue;
-        anchors.add(token);
-      }
-    }
+    for (const match of text.matchAll(ANCHOR_TOKEN)) take(match[0]);
+    pathTokens(text, (from, to) => take(text.slice(from, to)));
   }
   return anchors;
 }
@@ -60,10 +60,20 @@ export function anchorsIn(line: string, anchors: ReadonlySet<string>): Set<strin
 
 function anchorsInLine(line: string, anchors: ReadonlySet<string>, kinds: AnchorKinds): Set<string> {
   const found = new Set<string>();
-  if (kinds.shortestWord > 0) wordAnchorsIn(line, anchors, kinds, found);
+  const add = (token: string): void => {
+    found.add(token);
+  };
+  if (kinds.shortestWord > 0)
+    wordAnchorsIn({ units: scratchCodeUnits(line), text: line }, 0, line.length, anchors, kinds, add);
   if (kinds.shortestPath > 0 && mayHoldPath(line, kinds))
-    pathAnchorsIn(line, anchors, kinds.shortestPath, found);
+    pathAnchorsIn(line, anchors, kinds.shortestPath, add);
   return found;
+}
+
+/** Where the word scan reads: `text`'s code units, copied into `units` at the same offsets. */
+interface ScannedText {
+  readonly units: Uint16Array;
+  readonly text: string;
 }
 
 /**
@@ -86,6 +96,9 @@ interface AnchorKinds {
 
 /** Up to this many path anchors, a line is searched for each before its paths are tokenised. */
 const MAX_SEARCHED_PATHS = 32;
+
+/** Code units the word scan of {@link anchoredTexts} copies at a time (128 KB). */
+const SCAN_BATCH = 1 << 16;
 
 function anchorKinds(anchors: ReadonlySet<string>): AnchorKinds {
   let shortestWord = 0;
@@ -129,41 +142,43 @@ const isWord = (c: number): boolean =>
  * the rest of the run from its first letter or `_` as another.
  */
 function wordAnchorsIn(
-  line: string,
+  { units, text }: ScannedText,
+  from: number,
+  to: number,
   anchors: ReadonlySet<string>,
   kinds: AnchorKinds,
-  found: Set<string>,
+  add: (token: string) => void,
 ): void {
   const shortest = kinds.shortestWord;
-  const length = line.length;
-  let i = 0;
-  while (i < length) {
-    if (!isWord(line.charCodeAt(i))) {
+  let i = from;
+  while (i < to) {
+    if (!isWord(units[i]!)) {
       i++;
       continue;
     }
     const start = i;
-    while (i < length && isDigit(line.charCodeAt(i))) i++;
+    while (i < to && isDigit(units[i]!)) i++;
     const digitsEnd = i;
-    while (i < length && isWord(line.charCodeAt(i))) i++;
+    while (i < to && isWord(units[i]!)) i++;
     const digits = digitsEnd - start;
-    if (digits >= 3 && digits >= shortest) take(line, start, digitsEnd, anchors, kinds, found);
-    if (i > digitsEnd && i - digitsEnd >= shortest) take(line, digitsEnd, i, anchors, kinds, found);
+    if (digits >= 3 && digits >= shortest) take(units, text, start, digitsEnd, anchors, kinds, add);
+    if (i > digitsEnd && i - digitsEnd >= shortest) take(units, text, digitsEnd, i, anchors, kinds, add);
   }
 }
 
 function take(
-  line: string,
+  units: Uint16Array,
+  text: string,
   start: number,
   end: number,
   anchors: ReadonlySet<string>,
   kinds: AnchorKinds,
-  found: Set<string>,
+  add: (token: string) => void,
 ): void {
-  const key = ((line.charCodeAt(start) & 127) << 7) | (line.charCodeAt(end - 1) & 127);
+  const key = ((units[start]! & 127) << 7) | (units[end - 1]! & 127);
   if ((kinds.wordEnds[key]! & (1 << Math.min(end - start, 31))) === 0) return;
-  const token = line.slice(start, end);
-  if (anchors.has(token)) found.add(token);
+  const token = text.slice(start, end);
+  if (anchors.has(token)) add(token);
 }
 
 /**
@@ -175,7 +190,7 @@ function pathAnchorsIn(
   line: string,
   anchors: ReadonlySet<string>,
   shortest: number,
-  found: Set<string>,
+  add: (token: string) => void,
 ): void {
   const length = line.length;
   let i = 0;
@@ -192,12 +207,85 @@ function pathAnchorsIn(
       c = line.charCodeAt(++i);
     }
     if (!marked || i - start < shortest) continue;
-    for (const match of line.slice(start, i).matchAll(PATH_TOKEN))
-      if (anchors.has(match[0])) found.add(match[0]);
+    pathTokensInRun(line, start, i, (from, to) => {
+      const token = line.slice(from, to);
+      if (anchors.has(token)) add(token);
+    });
+  }
+}
+
+/**
+ * PATH_TOKEN's matches, in order, found in one pass over each run of `[\w./-]` of `text` (a match lies
+ * inside one run, see pathAnchorsIn). The regular expression itself backtracks: at every start in a long
+ * run with no `/`, `[\w.-]*` reads to the run's end before the `/` fails, so a 50 KB SVG path an agent
+ * wrote took it 5 s, quadratic in the run's length.
+ */
+export function pathTokens(text: string, found: (from: number, to: number) => void): void {
+  const length = text.length;
+  for (let i = 0; i < length; ) {
+    if (!isPathChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < length && isPathChar(text.charCodeAt(i))) i++;
+    pathTokensInRun(text, start, i, found);
+  }
+}
+
+/**
+ * PATH_TOKEN's matches inside the run `text[start, end)`. Its first branch, `[\w.-]*\/[\w./-]*\w`,
+ * matches at a start exactly when a `/` follows and a word character follows that `/`; it then takes
+ * the run up to its last word character. Whether it matches can only go from yes to no as the start
+ * moves right, so it is tried once, at the run's start: either it takes the rest of the run, or only the
+ * second branch, `[\w-]+\.[A-Za-z]\w{0,7}\b`, matches anywhere in the run. That branch's `[\w-]+`
+ * ends where the stretch of `[\w-]` from its start ends, which must be a `.` followed by a letter and at
+ * most seven more word characters (the `\b` refuses a longer word). Every start inside one stretch shares
+ * that end, so a stretch is judged once.
+ */
+function pathTokensInRun(
+  text: string,
+  start: number,
+  end: number,
+  found: (from: number, to: number) => void,
+): void {
+  let slash = -1;
+  let lastWord = -1;
+  for (let k = start; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x2f) {
+      if (slash < 0) slash = k;
+    } else if (isWord(c)) lastWord = k;
+  }
+  if (slash >= 0 && lastWord > slash) {
+    found(start, lastWord + 1);
+    return;
+  }
+  let i = start;
+  while (i < end) {
+    if (!isStem(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let dot = i;
+    while (dot < end && isStem(text.charCodeAt(dot))) dot++;
+    if (dot + 1 < end && text.charCodeAt(dot) === 0x2e && isLetter(text.charCodeAt(dot + 1))) {
+      let wordEnd = dot + 1;
+      while (wordEnd < end && isWord(text.charCodeAt(wordEnd))) wordEnd++;
+      if (wordEnd - (dot + 1) <= 8) {
+        found(i, wordEnd);
+        i = wordEnd;
+        continue;
+      }
+    }
+    i = dot;
   }
 }
 
 const isPathChar = (c: number): boolean => isWord(c) || c === 0x2e || c === 0x2f || c === 0x2d;
+/** `[\w-]`, a file name's stem before its extension. */
+const isStem = (c: number): boolean => isWord(c) || c === 0x2d;
+const isLetter = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 
 /**
  * Which distinct texts of a block are anchored (1 = yes), decided from the block's own lines: `texts`
@@ -225,12 +313,31 @@ export function anchoredTexts(
   const postings = new Map<string, number[]>();
   const frequency = new Map<string, number>();
   const kinds = anchorKinds(anchors);
-  for (let u = 0; u < texts.length; u++) {
-    for (const token of anchorsInLine(texts[u]!, anchors, kinds)) {
-      const list = postings.get(token);
-      if (list) list.push(u);
-      else postings.set(token, [u]);
-      frequency.set(token, (frequency.get(token) ?? 0) + repeats[u]!);
+  // a text's anchors, each once, in the order anchorsIn gives them
+  const found: string[] = [];
+  const add = (token: string): void => {
+    if (!found.includes(token)) found.push(token);
+  };
+  for (let u = 0; u < texts.length; ) {
+    // The word scan reads every character: it runs over copies of the texts' code units, joined in
+    // batches of about SCAN_BATCH units (a longer text alone), so that a huge block is not copied whole.
+    let end = u + 1;
+    for (let units = texts[u]!.length; end < texts.length && units + texts[end]!.length < SCAN_BATCH; end++)
+      units += texts[end]!.length + 1;
+    const joined = kinds.shortestWord > 0 ? texts.slice(u, end).join('\n') : '';
+    const scanned: ScannedText = { units: scratchCodeUnits(joined), text: joined };
+    for (let at = 0; u < end; at += texts[u]!.length + 1, u++) {
+      const text = texts[u]!;
+      found.length = 0;
+      if (kinds.shortestWord > 0) wordAnchorsIn(scanned, at, at + text.length, anchors, kinds, add);
+      if (kinds.shortestPath > 0 && mayHoldPath(text, kinds))
+        pathAnchorsIn(text, anchors, kinds.shortestPath, add);
+      for (const token of found) {
+        const list = postings.get(token);
+        if (list) list.push(u);
+        else postings.set(token, [u]);
+        frequency.set(token, (frequency.get(token) ?? 0) + repeats[u]!);
+      }
     }
   }
   // Map order is first appearance, and the sort is stable: equal frequencies keep that order.
