@@ -11,8 +11,10 @@ import {
   hasVerdict,
   isKeyValue,
   isLogfmtRecord,
+  isTimestampOnly,
   KEY_VALUE_PATTERN,
   readLine,
+  TIMESTAMP_ONLY_PATTERN,
   VERDICT_PATTERN,
 } from './line-signals.js';
 
@@ -117,5 +119,61 @@ describe('readLine', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('the line patterns written without adjacent optional spaces', () => {
+  // The patterns as first written, with `\s*[mark]?\s*`: the same texts match, in quadratic time.
+  const KEY_VALUE_BEFORE =
+    /^\s*[-*]?\s*["']?(?!(?:INFO|DEBUG|TRACE|NOTE|info|debug|trace|note)\b)[A-Za-z_][\w .\-/]{0,40}["']?(?::\s+|\s*=\s*)(?=\S)(?!.*[;{]\s*$)/;
+  const TIMESTAMP_ONLY_BEFORE =
+    /^\s*[[(]?\d{2,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?[\])]?\s*(?:(?:INFO|DEBUG|TRACE)\b\s*[:-]?\s*)?$|^\s*[[(]?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?[\])]?\s*$/;
+  const LEVEL_ONLY_BEFORE = /^\s*(?:(?:INFO|DEBUG|TRACE)\b\s*[:-]?\s*)?$/;
+  const text = fc
+    .array(
+      fc.constantFrom(
+        ' ',
+        '  ',
+        '\t',
+        '-',
+        '*',
+        ':',
+        '=',
+        '"',
+        'INFO',
+        'note',
+        'key',
+        'a_b',
+        '/',
+        ';',
+        '{',
+        '2024-01-02',
+        '12:30:45',
+        'Z',
+        'x',
+      ),
+      { maxLength: 14 },
+    )
+    .map((pieces) => pieces.join(''));
+
+  it('match what they matched, whatever the text', () => {
+    fc.assert(
+      fc.property(text, (body) => {
+        expect(KEY_VALUE_PATTERN.test(body)).toBe(KEY_VALUE_BEFORE.test(body));
+        expect(TIMESTAMP_ONLY_PATTERN.test(body)).toBe(TIMESTAMP_ONLY_BEFORE.test(body));
+        // a body shorter than its line: the level-only test
+        expect(isTimestampOnly(`2024-01-02T10:00:00Z ${body}`, body, 1)).toBe(LEVEL_ONLY_BEFORE.test(body));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('read a long run of spaces once', () => {
+    const spaces = ' '.repeat(200_000);
+    expect(KEY_VALUE_PATTERN.test(`${spaces}!`)).toBe(false);
+    expect(TIMESTAMP_ONLY_PATTERN.test(`2024-01-02 INFO${spaces}:${spaces}!`)).toBe(false);
+    expect(
+      isTimestampOnly(`2024-01-02T10:00:00Z INFO${spaces}-${spaces}!`, `INFO${spaces}-${spaces}!`, 1),
+    ).toBe(false);
   });
 });

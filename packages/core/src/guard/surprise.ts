@@ -5,6 +5,7 @@
  */
 
 import { Keyword, lineKeywords } from './keywords.js';
+import { dottedNames, hasDottedName, names, replaceNames } from './names.js';
 
 // Words that, standing alone, say something went wrong. Word-bounded so "errorformat" or "failover"
 // do not fire; case-insensitive because tools print ERROR, Error and error alike.
@@ -29,11 +30,8 @@ const WEAK =
 // A log line's own level: below WARN, an application is narrating, not failing.
 const QUIET_LEVEL = /^\W{0,3}(?:\S+\s+){0,5}?\[?(DEBUG|TRACE|FINE|FINER|VERBOSE|INFO|NOTICE)\]?[\s:]/;
 
-// A logger, package or module name (`uvicorn.error`, `app.errors.handler`): its words name a place.
-const DOTTED_NAME = /[A-Za-z_][\w-]*\.[A-Za-z_][\w.-]*/;
-const DOTTED_NAME_ALL = new RegExp(DOTTED_NAME.source, 'g');
-// A dotted name or a path (`org.acme.error.X`, `src/errors/index.ts`, `/tmp/fail.log`).
-const NAME_ALL = /(?:[\w.-]*\/)+[\w.-]*|[A-Za-z_][\w-]*\.[A-Za-z_][\w.-]*/g;
+// Dotted names (a logger, package or module: `uvicorn.error`, `app.errors.handler`) and paths
+// (`org.acme.error.X`, `src/errors/index.ts`, `/tmp/fail.log`) name a place: see names.ts.
 // A name whose last part is a thrown class: `IOException`, `AssertionError`, `ParseFailure`.
 const THROWN = /(?:Error|Exception|Failure|Fault|Panic)\W*$/;
 
@@ -81,15 +79,15 @@ export function isSurprising(line: string, keywords: number = lineKeywords(line)
   // DEBUG and TRACE lines never surprise; an INFO line only with a strong word ("[INFO] 3 errors") that
   // is not part of a dotted name: uvicorn logs every access as `INFO [uvicorn.error] …`.
   if (level !== undefined && (level !== 'INFO' || !strong)) return false;
-  if (level === 'INFO' && DOTTED_NAME.test(line)) {
-    const plain = line.replace(DOTTED_NAME_ALL, '');
+  if (level === 'INFO' && hasDottedName(line)) {
+    const plain = replaceNames(line, dottedNames, () => '');
     if (!isStrong(plain, lineKeywords(plain))) return false;
   }
   // A strong word only inside a name (`Running org.assertj.core.error.ShouldBeEqual_Test`,
   // `src/errors/index.ts`) names a place, not a finding: the line says nothing once its names are gone.
   // A name that ends in a thrown class (`java.io.IOException`, `pkg.errors.ParseError`) is the finding.
-  if (strong && (DOTTED_NAME.test(line) || line.includes('/'))) {
-    const plain = line.replace(NAME_ALL, (name) => (THROWN.test(name) ? name : ' '));
+  if (strong && (hasDottedName(line) || line.includes('/'))) {
+    const plain = replaceNames(line, names, (name) => (THROWN.test(name) ? name : ' '));
     if (!isStrong(plain, lineKeywords(plain)) && !isWeak(plain, lineKeywords(plain))) return false;
   }
   if (!strong) return true;

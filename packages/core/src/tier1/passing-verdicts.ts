@@ -1,6 +1,7 @@
 import { DECISION_MARKER } from '@distil/contract';
 import { lineShape } from '../guard/line-shape.js';
 import type { LineTable } from '../guard/line-table.js';
+import { joinedNames, replaceNames } from '../guard/names.js';
 import { isVerdictText } from './verdicts.js';
 
 /**
@@ -15,8 +16,6 @@ import { isVerdictText } from './verdicts.js';
 /** Counts of nothing: "Failures: 0", "0 failed", "errors=0". */
 const ZERO_COUNTS =
   /\b(?:0 (?:failed|failures?|errors?|failing|broken)|(?:failures?|errors?|failed|failing|broken)\s*[:=]\s*0)\b/gi;
-/** A dotted name (`com.acme.ErrorHandlerTest`) or a path names a place, not an outcome. */
-const NAMES = /[\w$-]+(?:[./\\][\w$-]+)+/g;
 /** What makes a verdict a failing one, once zero counts and names are gone. */
 const TROUBLE = /fail|error|broken|not ok|✗|✘|✕|✖|×/i;
 
@@ -26,7 +25,8 @@ const ROUTINE_VERDICTS = 2;
 /** Whether a verdict line reports that nothing failed. */
 export function isPassingVerdict(line: string): boolean {
   if (line.includes(DECISION_MARKER)) return false;
-  return !TROUBLE.test(line.replace(ZERO_COUNTS, '').replace(NAMES, ''));
+  // a dotted name (`com.acme.ErrorHandlerTest`) or a path names a place, not an outcome
+  return !TROUBLE.test(replaceNames(line.replace(ZERO_COUNTS, ''), joinedNames, () => ''));
 }
 
 /**
