@@ -129,9 +129,13 @@ describe('the line patterns written without adjacent optional spaces', () => {
   const TIMESTAMP_ONLY_BEFORE =
     /^\s*[[(]?\d{2,4}[-/.]\d{1,2}[-/.]\d{1,4}(?:[T ]\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)?(?:Z|[+-]\d{2}:?\d{2})?[\])]?\s*(?:(?:INFO|DEBUG|TRACE)\b\s*[:-]?\s*)?$|^\s*[[(]?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?[\])]?\s*$/;
   const LEVEL_ONLY_BEFORE = /^\s*(?:(?:INFO|DEBUG|TRACE)\b\s*[:-]?\s*)?$/;
+  const ARROW_BEFORE = /={3,}>/;
+  const ARROW = new RegExp(DEBUG_PATTERN.source.split('|').find((branch) => branch.endsWith('={3,}>'))!);
   const text = fc
     .array(
       fc.constantFrom(
+        '>',
+        '===',
         ' ',
         '  ',
         '\t',
@@ -161,6 +165,7 @@ describe('the line patterns written without adjacent optional spaces', () => {
       fc.property(text, (body) => {
         expect(KEY_VALUE_PATTERN.test(body)).toBe(KEY_VALUE_BEFORE.test(body));
         expect(TIMESTAMP_ONLY_PATTERN.test(body)).toBe(TIMESTAMP_ONLY_BEFORE.test(body));
+        expect(ARROW.test(body)).toBe(ARROW_BEFORE.test(body));
         // a body shorter than its line: the level-only test
         expect(isTimestampOnly(`2024-01-02T10:00:00Z ${body}`, body, 1)).toBe(LEVEL_ONLY_BEFORE.test(body));
       }),
@@ -171,6 +176,7 @@ describe('the line patterns written without adjacent optional spaces', () => {
   it('read a long run of spaces once', () => {
     const spaces = ' '.repeat(200_000);
     expect(KEY_VALUE_PATTERN.test(`${spaces}!`)).toBe(false);
+    expect(DEBUG_PATTERN.test(`${'='.repeat(200_000)}!`)).toBe(false);
     expect(TIMESTAMP_ONLY_PATTERN.test(`2024-01-02 INFO${spaces}:${spaces}!`)).toBe(false);
     expect(
       isTimestampOnly(`2024-01-02T10:00:00Z INFO${spaces}-${spaces}!`, `INFO${spaces}-${spaces}!`, 1),

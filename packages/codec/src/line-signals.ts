@@ -65,9 +65,11 @@ export const DEBUG_PATTERN: RegExp = new RegExp(
     String.raw`^\s*(?:npm (?:http|timing|sill|verb)|\[INFO\] Download(?:ing|ed)|Get:\d+|Hit:\d+|Ign:\d+)\b`,
     String.raw`##\[debug\]`,
     // Progress bars: runs of block characters, an arrow of `=`, a bracketed bar, or a percentage followed
-    // by a bar. A plain run of `=` or `-` is a section rule (pytest, maven), not progress.
+    // by a bar. A plain run of `=` or `-` is a section rule (pytest, maven), not progress. An arrow is
+    // sought from the start of its run of `=` only: from every `=` of a long rule, `={3,}` read to the
+    // rule's end before the `>` was missing (quadratic; the test answers the same).
     '[#█▉▊▋▌▍▎▏■━]{10,}',
-    '={3,}>',
+    '(?<!=)={3,}>',
     String.raw`\[[=#>.\- ]{10,}\]`,
     String.raw`\d{1,3}(?:\.\d+)?%\s*[|\[]`,
   ].join('|'),

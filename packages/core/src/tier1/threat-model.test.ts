@@ -65,3 +65,35 @@ describe('forged stub syntax in the input', () => {
     expect(await restoreBlock(out.text, out.handles, store)).toBe(text);
   });
 });
+
+describe('lines built to make a pattern backtrack', () => {
+  // Each run below once made a pattern of the guard or of the rules read to the run's end from every
+  // start in it: quadratic, ~0.3 s for one line of 16 K characters (the guard reads at most that much of a
+  // line), so seconds for a block of them. Every stage now reads a line a bounded number of times.
+  const n = 16_000;
+  const runs: Record<string, string> = {
+    'dotted runs': 'a.'.repeat(n / 2),
+    'dashed runs': 'a-'.repeat(n / 2),
+    'SVG paths': 'M12.5-3.2L4.5-6.7'.repeat(n / 17),
+    'rules of `=`': '='.repeat(n),
+    'long words after an error word': `ERROR ${'a'.repeat(n)}`,
+    'dotted runs after an error word, then an `@`': `error ${'a.'.repeat(n / 2)} @ b`,
+    'spaces before a mark': `key${' '.repeat(n)}: v`,
+    'joined runs in a verdict': `3 passed ${'a.'.repeat(n / 2)}`,
+  };
+  // 24 lines, each led by a word of its own so that every line's shape is rare in the block (the guard
+  // then tests each for identifiers)
+  const lead = (k: number): string => String.fromCharCode(97 + (k % 26), 97 + Math.floor(k / 26));
+  const block24 = (run: string): string =>
+    ['starting', ...Array.from({ length: 24 }, (_, k) => `${lead(k)} ${run}`), 'done'].join('\n');
+
+  for (const [name, run] of Object.entries(runs))
+    it(`compresses 24 lines of ${name}, and restores them`, async () => {
+      for (const depth of ['digest', 'lossless'] as const) {
+        const store = new MemoryRestoreStore();
+        const text = block24(run);
+        const out = await compressBlock(block(text), { keepModel, store, tiers, depth });
+        expect(await restoreBlock(out.text, out.handles, store)).toBe(text);
+      }
+    });
+});
