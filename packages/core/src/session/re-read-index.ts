@@ -1,4 +1,4 @@
-import { LITTLE_ENDIAN } from '../tier0/mask-tables.js';
+import { scratchCodeUnits } from '../pipeline/code-units.js';
 
 /** A near-duplicate found for a new text: the earlier entry and how many distinct lines they share. */
 export interface ReReadMatch {
@@ -137,7 +137,7 @@ function distinctLines(text: string): Uint32Array {
   // The text as UTF-16 code units in a reused typed array: reading a 200 KB tool result's lines with
   // charCodeAt (each line a slice of the text, one more indirection per unit) took ~0.8 ms of the proxy's
   // event loop, this ~0.45 ms.
-  const units = unitsOf(text);
+  const units = scratchCodeUnits(text);
   // A hashed line has at least MIN_LINE_CHARS units and ends at a '\n' or the text's end.
   const hashes = hashScratch(Math.floor(text.length / MIN_LINE_CHARS) + 1);
   let count = 0;
@@ -168,28 +168,12 @@ function distinctLines(text: string): Uint32Array {
   return sorted.slice(0, distinct);
 }
 
-/** Scratch kept between texts up to this many bytes each; a longer text gets arrays of its own. */
+/**
+ * The hash scratch is kept between texts up to this many bytes; a longer text gets an array of its own.
+ * (The code units come from scratchCodeUnits, kept under the same bound.)
+ */
 const KEEP_SCRATCH_BYTES = 2 * 1024 * 1024;
-let unitScratch = new Uint16Array(0);
-let unitBytes = Buffer.alloc(0);
 let hashArray = new Uint32Array(0);
-
-/** `text`'s code units in a scratch array (`Buffer.write` copies UTF-16 units as they are, lone ones too). */
-function unitsOf(text: string): Uint16Array {
-  let units = unitScratch;
-  let bytes = unitBytes;
-  if (units.length < text.length) {
-    units = new Uint16Array(Math.max(text.length, 1024));
-    bytes = Buffer.from(units.buffer, units.byteOffset, units.byteLength);
-    if (units.byteLength <= KEEP_SCRATCH_BYTES) {
-      unitScratch = units;
-      unitBytes = bytes;
-    }
-  }
-  if (LITTLE_ENDIAN) bytes.write(text, 0, 'utf16le');
-  else for (let k = 0; k < text.length; k++) units[k] = text.charCodeAt(k);
-  return units;
-}
 
 /** An array of at least `length` hashes: the kept one, or one of its own past KEEP_SCRATCH_BYTES. */
 function hashScratch(length: number): Uint32Array {
