@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anchoredTexts, anchorsIn, collectAnchors, pathTokens } from './anchors.js';
+import { anchoredTexts, anchorsIn, collectAnchors } from './anchors.js';
+import { pathTokens } from './names.js';
 
 /** The definition anchorsIn scans for: both patterns' matches over the whole line, in that order. */
 function anchorsByPattern(line: string, anchors: ReadonlySet<string>): string[] {

@@ -12,10 +12,11 @@
  */
 
 import { scratchCodeUnits } from '../pipeline/code-units.js';
+import { isPathChar, isWordCode as isWord, pathTokens, pathTokensIn } from './names.js';
 
 // Words (identifiers split at '-', '.' and '/') and numbers of three or more digits; paths whole.
 const ANCHOR_TOKEN = /[A-Za-z_]\w*|\d{3,}/g;
-// PATH_TOKEN, the paths: the matches of /[\w.-]*\/[\w./-]*\w|[\w-]+\.[A-Za-z]\w{0,7}\b/g, found by pathTokens.
+// PATH_TOKEN, the paths: the matches of /[\w.-]*\/[\w./-]*\w|[\w-]+\.[A-Za-z]\w{0,7}\b/g, found by pathTokens (names.ts).
 const MIN_ANCHOR_LENGTH = 4;
 // Words too common to anchor anything.
 const COMMON = new Set(
@@ -132,9 +133,6 @@ function mayHoldPath(line: string, kinds: AnchorKinds): boolean {
 }
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
-/** `\w` without the u flag: ASCII letters, digits and `_`. */
-const isWord = (c: number): boolean =>
-  (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || isDigit(c) || c === 0x5f;
 
 /**
  * ANCHOR_TOKEN's matches, `[A-Za-z_]\w*|\d{3,}`, run by run of `\w`: a run that starts with a letter or
@@ -207,85 +205,12 @@ function pathAnchorsIn(
       c = line.charCodeAt(++i);
     }
     if (!marked || i - start < shortest) continue;
-    pathTokensInRun(line, start, i, (from, to) => {
+    pathTokensIn(line, start, i, (from, to) => {
       const token = line.slice(from, to);
       if (anchors.has(token)) add(token);
     });
   }
 }
-
-/**
- * PATH_TOKEN's matches, in order, found in one pass over each run of `[\w./-]` of `text` (a match lies
- * inside one run, see pathAnchorsIn). The regular expression itself backtracks: at every start in a long
- * run with no `/`, `[\w.-]*` reads to the run's end before the `/` fails, so a 50 KB SVG path an agent
- * wrote took it 5 s, quadratic in the run's length.
- */
-export function pathTokens(text: string, found: (from: number, to: number) => void): void {
-  const length = text.length;
-  for (let i = 0; i < length; ) {
-    if (!isPathChar(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    const start = i;
-    while (i < length && isPathChar(text.charCodeAt(i))) i++;
-    pathTokensInRun(text, start, i, found);
-  }
-}
-
-/**
- * PATH_TOKEN's matches inside the run `text[start, end)`. Its first branch, `[\w.-]*\/[\w./-]*\w`,
- * matches at a start exactly when a `/` follows and a word character follows that `/`; it then takes
- * the run up to its last word character. Whether it matches can only go from yes to no as the start
- * moves right, so it is tried once, at the run's start: either it takes the rest of the run, or only the
- * second branch, `[\w-]+\.[A-Za-z]\w{0,7}\b`, matches anywhere in the run. That branch's `[\w-]+`
- * ends where the stretch of `[\w-]` from its start ends, which must be a `.` followed by a letter and at
- * most seven more word characters (the `\b` refuses a longer word). Every start inside one stretch shares
- * that end, so a stretch is judged once.
- */
-function pathTokensInRun(
-  text: string,
-  start: number,
-  end: number,
-  found: (from: number, to: number) => void,
-): void {
-  let slash = -1;
-  let lastWord = -1;
-  for (let k = start; k < end; k++) {
-    const c = text.charCodeAt(k);
-    if (c === 0x2f) {
-      if (slash < 0) slash = k;
-    } else if (isWord(c)) lastWord = k;
-  }
-  if (slash >= 0 && lastWord > slash) {
-    found(start, lastWord + 1);
-    return;
-  }
-  let i = start;
-  while (i < end) {
-    if (!isStem(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    let dot = i;
-    while (dot < end && isStem(text.charCodeAt(dot))) dot++;
-    if (dot + 1 < end && text.charCodeAt(dot) === 0x2e && isLetter(text.charCodeAt(dot + 1))) {
-      let wordEnd = dot + 1;
-      while (wordEnd < end && isWord(text.charCodeAt(wordEnd))) wordEnd++;
-      if (wordEnd - (dot + 1) <= 8) {
-        found(i, wordEnd);
-        i = wordEnd;
-        continue;
-      }
-    }
-    i = dot;
-  }
-}
-
-const isPathChar = (c: number): boolean => isWord(c) || c === 0x2e || c === 0x2f || c === 0x2d;
-/** `[\w-]`, a file name's stem before its extension. */
-const isStem = (c: number): boolean => isWord(c) || c === 0x2d;
-const isLetter = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 
 /**
  * Which distinct texts of a block are anchored (1 = yes), decided from the block's own lines: `texts`

@@ -1,3 +1,5 @@
+import { isWordCode } from './names.js';
+
 /**
  * Identifier shapes an agent navigates by (spec: salience protection, "pattern matching"): UUIDs, git
  * SHAs, PREFIX-NNN tickets, e-mail addresses, IPv4 addresses, semantic versions and file paths.
@@ -19,10 +21,8 @@ const IDENTIFIER = new RegExp(
 /** An e-mail address's domain, from its `@`: one or more dotted parts, ending at a word boundary. */
 const DOMAIN = /@[\w-]+(?:\.[\w-]+)+\b/y;
 
-const isWord = (c: number): boolean =>
-  (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
 /** `[\w.+-]`, an e-mail address's local part. */
-const isLocal = (c: number): boolean => isWord(c) || c === 0x2e || c === 0x2b || c === 0x2d;
+const isLocal = (c: number): boolean => isWordCode(c) || c === 0x2e || c === 0x2b || c === 0x2d;
 
 /**
  * Whether `line` holds an e-mail address, `\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b`, decided from each `@`
@@ -38,7 +38,7 @@ function hasEmail(line: string): boolean {
     for (let k = at - 1; k >= 0 && !word; k--) {
       const c = line.charCodeAt(k);
       if (!isLocal(c)) break;
-      word = isWord(c);
+      word = isWordCode(c);
     }
     if (!word) continue;
     DOMAIN.lastIndex = at;

@@ -1,11 +1,12 @@
 /**
  * The names in a line — dotted names (`uvicorn.error`, `org.acme.IOException`) and paths
- * (`src/errors/index.ts`, `/tmp/fail.log`) — found in one pass, exactly as two regular expressions
+ * (`src/errors/index.ts`, `/tmp/fail.log`) — found in one pass, exactly as these regular expressions
  * define them:
  *
  *   DOTTED_NAME  /[A-Za-z_][\w-]*\.[A-Za-z_][\w.-]*\/g
  *   NAME         /(?:[\w.-]*\/)+[\w.-]*|[A-Za-z_][\w-]*\.[A-Za-z_][\w.-]*\/g
  *   JOINED_NAME  /[\w$-]+(?:[./\\][\w$-]+)+/g
+ *   PATH_TOKEN   /[\w.-]*\/[\w./-]*\w|[\w-]+\.[A-Za-z]\w{0,7}\b/g   (the anchors' paths)
  *
  * Why not the expressions: they backtrack. At every start inside a long run of `[\w-]` with no `.`
  * (or of `[\w.-]` with no `/`), `[\w-]*` reads to the run's end before the next token fails, so the time
@@ -13,15 +14,18 @@
  * and a tool output can hold far longer ones. Here each character is read a bounded number of times.
  */
 
+/** `[A-Za-z]`. */
+const isLetter = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 /** `\w` without the u flag: ASCII letters, digits and `_`. */
-const isWord = (c: number): boolean =>
-  (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+export const isWordCode = (c: number): boolean => isLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
 /** `[A-Za-z_]`, where a dotted name's parts start. */
-const isHead = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f;
+const isHead = (c: number): boolean => isLetter(c) || c === 0x5f;
 /** `[\w-]`, a part of a dotted name. */
-const isPart = (c: number): boolean => isWord(c) || c === 0x2d;
+const isPart = (c: number): boolean => isWordCode(c) || c === 0x2d;
 /** `[\w.-]`, a path's segment. */
 const isSegment = (c: number): boolean => isPart(c) || c === 0x2e;
+/** `[\w./-]`, a path. */
+export const isPathChar = (c: number): boolean => isSegment(c) || c === 0x2f;
 const SLASH = 0x2f;
 const DOT = 0x2e;
 
@@ -85,7 +89,7 @@ export function names(line: string, found: (start: number, end: number) => void)
     }
     const to = runEnd(line, i, isSegment);
     if (line.charCodeAt(to) === SLASH) {
-      const end = runEnd(line, to, (u) => u === SLASH || isSegment(u));
+      const end = runEnd(line, to, isPathChar);
       found(i, end);
       i = end;
       continue;
@@ -132,6 +136,75 @@ export function joinedNames(line: string, found: (start: number, end: number) =>
     while (joinsOn(end)) end = runEnd(line, end + 1, isJoinedPart);
     found(i, end);
     i = end;
+  }
+}
+
+/**
+ * PATH_TOKEN's matches, in order, found in one pass over each run of `[\w./-]` of `text` (a match lies
+ * inside one run: its every character is one, and its closing `\b` sees the character after the run as
+ * the end of the text). The regular expression itself backtracks: at every start in a long
+ * run with no `/`, `[\w.-]*` reads to the run's end before the `/` fails, so a 50 KB SVG path an agent
+ * wrote took it 5 s, quadratic in the run's length.
+ */
+export function pathTokens(text: string, found: (from: number, to: number) => void): void {
+  const length = text.length;
+  for (let i = 0; i < length; ) {
+    if (!isPathChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (i < length && isPathChar(text.charCodeAt(i))) i++;
+    pathTokensIn(text, start, i, found);
+  }
+}
+
+/**
+ * PATH_TOKEN's matches inside the run `text[start, end)`. Its first branch, `[\w.-]*\/[\w./-]*\w`,
+ * matches at a start exactly when a `/` follows and a word character follows that `/`; it then takes
+ * the run up to its last word character. Whether it matches can only go from yes to no as the start
+ * moves right, so it is tried once, at the run's start: either it takes the rest of the run, or only the
+ * second branch, `[\w-]+\.[A-Za-z]\w{0,7}\b`, matches anywhere in the run. That branch's `[\w-]+`
+ * ends where the stretch of `[\w-]` from its start ends, which must be a `.` followed by a letter and at
+ * most seven more word characters (the `\b` refuses a longer word). Every start inside one stretch shares
+ * that end, so a stretch is judged once.
+ */
+export function pathTokensIn(
+  text: string,
+  start: number,
+  end: number,
+  found: (from: number, to: number) => void,
+): void {
+  let slash = -1;
+  let lastWord = -1;
+  for (let k = start; k < end; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 0x2f) {
+      if (slash < 0) slash = k;
+    } else if (isWordCode(c)) lastWord = k;
+  }
+  if (slash >= 0 && lastWord > slash) {
+    found(start, lastWord + 1);
+    return;
+  }
+  let i = start;
+  while (i < end) {
+    if (!isPart(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let dot = i;
+    while (dot < end && isPart(text.charCodeAt(dot))) dot++;
+    if (dot + 1 < end && text.charCodeAt(dot) === 0x2e && isLetter(text.charCodeAt(dot + 1))) {
+      let wordEnd = dot + 1;
+      while (wordEnd < end && isWordCode(text.charCodeAt(wordEnd))) wordEnd++;
+      if (wordEnd - (dot + 1) <= 8) {
+        found(i, wordEnd);
+        i = wordEnd;
+        continue;
+      }
+    }
+    i = dot;
   }
 }
 
